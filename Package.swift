@@ -1,0 +1,83 @@
+// swift-tools-version:6.1
+//
+// Relay: a notification bridge between a Linux phone board and a Linux wearable.
+// The targets follow the layers in Docs/ARCHITECTURE.md; dependencies point downwards only:
+//   executables → agents → adapters → sync/wire → model → (Foundation)
+//   adapters → C bridges → system libraries (pkg-config)
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Relay",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "relay-phone", targets: ["relay-phone"]),
+        .executable(name: "relay-wearable", targets: ["relay-wearable"]),
+        .executable(name: "relayctl", targets: ["relayctl"]),
+        .library(name: "RelayCore", targets: ["RelayCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // MARK: C bridges (system libraries found by pkg-config) and the one C shim.
+        .systemLibrary(
+            name: "CDBus", path: "Sources/Bridges/CDBus", pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CBluetooth", path: "Sources/Bridges/CBluetooth", pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]),
+        .systemLibrary(
+            name: "CFreeType", path: "Sources/Bridges/CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
+        .target(
+            name: "CRelayShim", dependencies: ["CDBus", "CBluetooth"],
+            path: "Sources/Bridges/CRelayShim"),
+
+        // MARK: Model: notification content, requests, triggers, categories, responses.
+        .target(name: "RelayCore", swiftSettings: strictSwift),
+        .target(name: "RelayExamples", dependencies: ["RelayCore"], swiftSettings: strictSwift),
+
+        // MARK: Sync and wire: the Noise session.
+        .target(
+            name: "RelayNoise",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSwift),
+
+        // MARK: Adapters: D-Bus over libdbus-1.
+        .target(name: "RelayDBus", dependencies: ["CDBus", "CRelayShim"], swiftSettings: strictSwift),
+
+        // MARK: Executables.
+        .executableTarget(
+            name: "relay-phone",
+            dependencies: ["RelayCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "relay-wearable",
+            dependencies: ["RelayCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "relayctl",
+            dependencies: [
+                "RelayCore", "RelayExamples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift),
+
+        // MARK: Tests.
+        .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayExamples"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "BridgeTests", dependencies: ["CDBus", "CBluetooth", "CFreeType", "CRelayShim"],
+            swiftSettings: strictSwift),
+        .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "RelayNoiseTests", dependencies: ["RelayNoise"],
+            resources: [.copy("Fixtures")], swiftSettings: strictSwift),
+    ]
+)

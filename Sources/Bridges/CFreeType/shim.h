@@ -1,0 +1,6 @@
+#ifndef RELAY_CFREETYPE_SHIM_H
+#define RELAY_CFREETYPE_SHIM_H
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_GLYPH_H
+#endif

@@ -1,0 +1,43 @@
+// The few C facilities Swift cannot import directly: variadic calls (ioctl),
+// function-like macros (EVIOCGNAME) and macros that expand to compound literals
+// (BDADDR_ANY) and D-Bus type codes defined as casts. Everything else is imported from the system headers as is.
+#ifndef RELAY_C_SHIM_H
+#define RELAY_C_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <bluetooth/bluetooth.h>
+#include <dbus/dbus.h>
+
+/// ioctl(2) with a pointer argument; returns -1 and sets errno like ioctl itself.
+int relay_ioctl_pointer(int fd, unsigned long request, void *argument);
+
+/// The EVIOCGNAME(length) request code, which reads an input device's name.
+unsigned long relay_eviocgname(size_t length);
+
+/// BDADDR_ANY (00:00:00:00:00:00), the wildcard Bluetooth address.
+bdaddr_t relay_bdaddr_any(void);
+
+/// D-Bus type codes as constants Swift can import: the headers define them as casts.
+enum {
+    RELAY_DBUS_TYPE_INVALID = DBUS_TYPE_INVALID,
+    RELAY_DBUS_TYPE_BYTE = DBUS_TYPE_BYTE,
+    RELAY_DBUS_TYPE_BOOLEAN = DBUS_TYPE_BOOLEAN,
+    RELAY_DBUS_TYPE_INT16 = DBUS_TYPE_INT16,
+    RELAY_DBUS_TYPE_UINT16 = DBUS_TYPE_UINT16,
+    RELAY_DBUS_TYPE_INT32 = DBUS_TYPE_INT32,
+    RELAY_DBUS_TYPE_UINT32 = DBUS_TYPE_UINT32,
+    RELAY_DBUS_TYPE_INT64 = DBUS_TYPE_INT64,
+    RELAY_DBUS_TYPE_UINT64 = DBUS_TYPE_UINT64,
+    RELAY_DBUS_TYPE_DOUBLE = DBUS_TYPE_DOUBLE,
+    RELAY_DBUS_TYPE_STRING = DBUS_TYPE_STRING,
+    RELAY_DBUS_TYPE_OBJECT_PATH = DBUS_TYPE_OBJECT_PATH,
+    RELAY_DBUS_TYPE_SIGNATURE = DBUS_TYPE_SIGNATURE,
+    RELAY_DBUS_TYPE_UNIX_FD = DBUS_TYPE_UNIX_FD,
+    RELAY_DBUS_TYPE_ARRAY = DBUS_TYPE_ARRAY,
+    RELAY_DBUS_TYPE_VARIANT = DBUS_TYPE_VARIANT,
+    RELAY_DBUS_TYPE_STRUCT = DBUS_TYPE_STRUCT,
+    RELAY_DBUS_TYPE_DICT_ENTRY = DBUS_TYPE_DICT_ENTRY,
+};
+
+#endif

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Relay needs to build, test and run its demo.
+# Does nothing when everything is present; says what it installs otherwise.
+set -euo pipefail
+
+packages=(
+  pkg-config          # finds the C libraries for the Swift bridges
+  libdbus-1-dev       # CDBus: the D-Bus layer
+  libbluetooth-dev    # CBluetooth: RFCOMM sockets, bdaddr helpers
+  libfreetype-dev     # CFreeType: text on the wearable's screen
+  libpng-dev          # screenshots of the wearable's screen
+  fonts-dejavu-core   # the wearable's default font
+  tzdata              # time zones for calendar triggers
+  dbus-daemon         # private buses in tests and the demo
+  libnotify-bin       # notify-send, an independent D-Bus client
+  python3-dbusmock    # logind and BlueZ stand-ins on a private bus
+  protobuf-compiler   # protoc, to regenerate the wire schema's Swift code
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "bootstrap: all ${#packages[@]} Debian packages are present"
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "bootstrap: missing packages: ${missing[*]}" >&2
+  echo "bootstrap: not root and no sudo; install them as root: apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "bootstrap: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -q >/dev/null
+"${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+echo "bootstrap: installed ${#missing[@]} package(s)"
