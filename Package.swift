@@ -53,14 +53,18 @@ let package = Package(
         // MARK: Adapters: D-Bus over libdbus-1.
         .target(name: "RelayDBus", dependencies: ["CDBus", "CRelayShim"], swiftSettings: strictSwift),
 
-        // MARK: Executables.
-        .executableTarget(
-            name: "relay-phone",
+        // MARK: Executables and what they share.
+        .target(
+            name: "RelayCLI",
             dependencies: ["RelayCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift),
         .executableTarget(
+            name: "relay-phone",
+            dependencies: ["RelayCore", "RelayCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSwift),
+        .executableTarget(
             name: "relay-wearable",
-            dependencies: ["RelayCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RelayCore", "RelayCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift),
         .executableTarget(
             name: "relayctl",
@@ -74,6 +78,9 @@ let package = Package(
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayExamples"], swiftSettings: strictSwift),
         .testTarget(
             name: "BridgeTests", dependencies: ["CDBus", "CBluetooth", "CFreeType", "CRelayShim"],
+            swiftSettings: strictSwift),
+        .testTarget(
+            name: "RelayCtlTests", dependencies: ["relayctl", "relay-phone", "relay-wearable"],
             swiftSettings: strictSwift),
         .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus"], swiftSettings: strictSwift),
         .testTarget(

@@ -17,6 +17,11 @@ packages=(
   protobuf-compiler   # protoc, to regenerate the wire schema's Swift code
 )
 
+if ! command -v swift >/dev/null 2>&1; then
+  echo "bootstrap: no 'swift' on PATH; Relay needs Swift 6.1 or newer (swift.org toolchain for Debian 12) on PATH" >&2
+  exit 1
+fi
+
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

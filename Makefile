@@ -1,0 +1,25 @@
+# The two commands of README.md, and the pieces they are made of.
+# Each target installs what it needs first (scripts/bootstrap.sh), so a fresh
+# Debian 12 machine with a Swift toolchain needs nothing else.
+
+SWIFT ?= swift
+
+.PHONY: demo test build bootstrap clean
+
+## The main job: the loopback demo (for now: the model on the seed examples).
+demo: bootstrap
+	bash scripts/demo.sh
+
+## Every test, after a build that must show no warnings from Relay's own code.
+test: bootstrap
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+build: bootstrap
+	$(SWIFT) build
+
+bootstrap:
+	bash scripts/bootstrap.sh
+
+clean:
+	rm -rf .build demo-output

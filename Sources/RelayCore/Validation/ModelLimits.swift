@@ -1,0 +1,31 @@
+/// The size limits of the model, chosen so that a notification fits comfortably in a
+/// few link frames and on a small screen. Docs/MODEL.md lists them; text limits are
+/// counted in UTF-8 bytes.
+public enum ModelLimits {
+    /// Identifiers of requests, categories, actions, threads and attachments.
+    public static let identifierBytes = 256
+    /// A title or subtitle.
+    public static let titleBytes = 256
+    /// A body.
+    public static let bodyBytes = 4096
+    /// User info, measured as its canonical JSON encoding.
+    public static let userInfoBytes = 4096
+    /// Attachments on one notification.
+    public static let attachments = 10
+    /// An attachment's URL.
+    public static let urlBytes = 1024
+    /// Actions in one category.
+    public static let actionsPerCategory = 10
+    /// An action's title, a text input's button title or placeholder, a suggested reply.
+    public static let actionTextBytes = 128
+    /// Suggested replies on one text-input action.
+    public static let suggestedReplies = 10
+    /// Each form of a placeholder or summary format.
+    public static let placeholderBytes = 256
+    /// The text a user sends with a text-input action.
+    public static let userTextBytes = 4096
+    /// The shortest repeating time interval, as Apple requires.
+    public static let minimumRepeatInterval: Double = 60
+    /// The longest time interval: ten years.
+    public static let maximumTimeInterval: Double = 10 * 366 * 86_400
+}
