@@ -36,6 +36,9 @@ let package = Package(
         .systemLibrary(
             name: "CFreeType", path: "Sources/Bridges/CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/Bridges/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
         .target(
             name: "CRelayShim", dependencies: ["CDBus", "CBluetooth"],
             path: "Sources/Bridges/CRelayShim"),
@@ -52,6 +55,17 @@ let package = Package(
 
         // MARK: Adapters: D-Bus over libdbus-1.
         .target(name: "RelayDBus", dependencies: ["CDBus", "CRelayShim"], swiftSettings: strictSwift),
+
+        // MARK: Adapters: the wearable's display, text, input and haptics.
+        .target(name: "RelayDisplay", dependencies: ["CPNG", "CRelayShim"], swiftSettings: strictSwift),
+        .target(name: "RelayText", dependencies: ["CFreeType", "RelayDisplay"], swiftSettings: strictSwift),
+        .target(name: "RelayInput", dependencies: ["CRelayShim"], swiftSettings: strictSwift),
+        .target(name: "RelayHaptics", dependencies: ["RelayCore"], swiftSettings: strictSwift),
+
+        // MARK: Agents: the wearable's user interface as a state machine and its screens.
+        .target(
+            name: "WearableUI", dependencies: ["RelayCore", "RelayDisplay", "RelayText"],
+            swiftSettings: strictSwift),
 
         // MARK: Executables and what they share.
         .target(
@@ -82,6 +96,13 @@ let package = Package(
         .testTarget(
             name: "RelayCtlTests", dependencies: ["relayctl", "relay-phone", "relay-wearable"],
             swiftSettings: strictSwift),
+        .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayInputTests", dependencies: ["RelayInput"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayHapticsTests", dependencies: ["RelayHaptics"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "WearableUITests", dependencies: ["WearableUI", "RelayExamples"],
+            resources: [.copy("Golden")], swiftSettings: strictSwift),
         .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus"], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayNoiseTests", dependencies: ["RelayNoise"],
