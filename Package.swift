@@ -24,6 +24,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // MARK: C bridges (system libraries found by pkg-config) and the one C shim.
@@ -47,7 +49,11 @@ let package = Package(
         .target(name: "RelayCore", swiftSettings: strictSwift),
         .target(name: "RelayExamples", dependencies: ["RelayCore"], swiftSettings: strictSwift),
 
-        // MARK: Sync and wire: the Noise session.
+        // MARK: Sync and wire: the wire format, the Noise session, the link protocol.
+        .target(
+            name: "RelayWire",
+            dependencies: ["RelayCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            swiftSettings: strictSwift),
         .target(
             name: "RelayNoise",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
@@ -104,6 +110,7 @@ let package = Package(
             name: "WearableUITests", dependencies: ["WearableUI", "RelayExamples"],
             resources: [.copy("Golden")], swiftSettings: strictSwift),
         .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayWireTests", dependencies: ["RelayWire", "RelayExamples"], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayNoiseTests", dependencies: ["RelayNoise"],
             resources: [.copy("Fixtures")], swiftSettings: strictSwift),
