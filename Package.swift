@@ -59,6 +59,14 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSwift),
 
+        .target(
+            name: "RelayLink",
+            dependencies: [
+                "RelayWire", "RelayNoise", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            swiftSettings: strictSwift),
+
         // MARK: Adapters: D-Bus over libdbus-1.
         .target(name: "RelayDBus", dependencies: ["CDBus", "CRelayShim"], swiftSettings: strictSwift),
 
@@ -110,7 +118,9 @@ let package = Package(
             name: "WearableUITests", dependencies: ["WearableUI", "RelayExamples"],
             resources: [.copy("Golden")], swiftSettings: strictSwift),
         .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus"], swiftSettings: strictSwift),
-        .testTarget(name: "RelayWireTests", dependencies: ["RelayWire", "RelayExamples"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayWireTests", dependencies: ["RelayWire", "RelayExamples", "RelayTestSupport"], swiftSettings: strictSwift),
+        .target(name: "RelayTestSupport", path: "Tests/RelayTestSupport", swiftSettings: strictSwift),
+        .testTarget(name: "RelayLinkTests", dependencies: ["RelayLink", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayNoiseTests", dependencies: ["RelayNoise"],
             resources: [.copy("Fixtures")], swiftSettings: strictSwift),

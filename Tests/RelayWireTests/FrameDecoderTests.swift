@@ -1,20 +1,9 @@
 import Foundation
+import RelayTestSupport
 import RelayWire
 import Testing
 
 @Suite struct FrameDecoderTests {
-    /// A deterministic generator, so a failing split can be replayed from its seed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func payloads(count: Int, using random: inout SplitMix64) -> [Data] {
         (0..<count).map { index in
             let length = Int.random(in: 1...300, using: &random)

@@ -56,6 +56,9 @@ public enum Preamble {
             let fields = try Preamble.fields(of: bytes)
             guard fields[0] <= fields[1] else { throw .malformed("lowest version above highest") }
             guard let mode = Mode(rawValue: fields[2]) else { throw .malformed("unknown mode \(fields[2])") }
+            // Every byte is bound into the Noise prologue; a reserved byte must be zero so
+            // that no two encodings mean the same offer.
+            guard fields[3] == 0 else { throw .malformed("reserved byte is \(fields[3]), not 0") }
             self.init(versions: fields[0]...fields[1], mode: mode)
         }
     }

@@ -328,6 +328,14 @@ public nonisolated struct Relay_V1_Envelope: Sendable {
     set {body = .error(newValue)}
   }
 
+  public var pairing: Relay_V1_Pairing {
+    get {
+      if case .pairing(let v)? = body {return v}
+      return Relay_V1_Pairing()
+    }
+    set {body = .pairing(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -338,6 +346,7 @@ public nonisolated struct Relay_V1_Envelope: Sendable {
     case attachmentChunk(Relay_V1_AttachmentChunk)
     case attachmentRequest(Relay_V1_AttachmentRequest)
     case error(Relay_V1_Error)
+    case pairing(Relay_V1_Pairing)
 
   }
 
@@ -373,6 +382,10 @@ public nonisolated struct Relay_V1_Hello: Sendable {
   /// Identifies the sender's log. A receiver that sees a new epoch forgets its cursor
   /// for the peer's log (the peer's state was reset) and expects a snapshot.
   public var logEpoch: UInt64 = 0
+
+  /// The epoch of the peer's log that received_through counts in. When it is not the
+  /// peer's current epoch, the peer resends its whole log.
+  public var receivedEpoch: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1179,6 +1192,69 @@ public nonisolated struct Relay_V1_AttachmentRequest: Sendable {
   public init() {}
 }
 
+/// The numeric-comparison step of pairing, inside the Noise_XX session (Docs/PROTOCOL.md,
+/// "Pairing"): the wearable commits to a nonce, the phone sends its nonce, the wearable
+/// reveals its nonce, both show the same 6-digit code and the user confirms on both.
+public nonisolated struct Relay_V1_Pairing: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var step: Relay_V1_Pairing.OneOf_Step? = nil
+
+  /// Wearable → phone: SHA-256("Relay pairing commitment" || h || nonce).
+  public var commitment: Data {
+    get {
+      if case .commitment(let v)? = step {return v}
+      return Data()
+    }
+    set {step = .commitment(newValue)}
+  }
+
+  /// Phone → wearable: the phone's 32-byte nonce.
+  public var initiatorNonce: Data {
+    get {
+      if case .initiatorNonce(let v)? = step {return v}
+      return Data()
+    }
+    set {step = .initiatorNonce(newValue)}
+  }
+
+  /// Wearable → phone: the nonce committed to.
+  public var responderNonce: Data {
+    get {
+      if case .responderNonce(let v)? = step {return v}
+      return Data()
+    }
+    set {step = .responderNonce(newValue)}
+  }
+
+  /// Either way: the user's decision on this side.
+  public var confirmed: Bool {
+    get {
+      if case .confirmed(let v)? = step {return v}
+      return false
+    }
+    set {step = .confirmed(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Step: Equatable, Sendable {
+    /// Wearable → phone: SHA-256("Relay pairing commitment" || h || nonce).
+    case commitment(Data)
+    /// Phone → wearable: the phone's 32-byte nonce.
+    case initiatorNonce(Data)
+    /// Wearable → phone: the nonce committed to.
+    case responderNonce(Data)
+    /// Either way: the user's decision on this side.
+    case confirmed(Bool)
+
+  }
+
+  public init() {}
+}
+
 /// Sent before closing the connection because of a problem.
 public nonisolated struct Relay_V1_Error: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -1221,7 +1297,7 @@ nonisolated extension Relay_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Relay_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}ack\0\u{1}hello\0\u{1}change\0\u{1}event\0\u{1}heartbeat\0\u{3}attachment_chunk\0\u{3}attachment_request\0\u{1}error\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}ack\0\u{1}hello\0\u{1}change\0\u{1}event\0\u{1}heartbeat\0\u{3}attachment_chunk\0\u{3}attachment_request\0\u{1}error\0\u{1}pairing\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1322,6 +1398,19 @@ nonisolated extension Relay_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._M
           self.body = .error(v)
         }
       }()
+      case 10: try {
+        var v: Relay_V1_Pairing?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .pairing(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .pairing(v)
+        }
+      }()
       default: break
       }
     }
@@ -1367,6 +1456,10 @@ nonisolated extension Relay_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._M
       guard case .error(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
     }()
+    case .pairing?: try {
+      guard case .pairing(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -1383,7 +1476,7 @@ nonisolated extension Relay_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}agent_version\0\u{3}device_name\0\u{1}capabilities\0\u{3}received_through\0\u{3}log_epoch\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}agent_version\0\u{3}device_name\0\u{1}capabilities\0\u{3}received_through\0\u{3}log_epoch\0\u{3}received_epoch\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1397,6 +1490,7 @@ nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Mess
       case 4: try { try decoder.decodeSingularMessageField(value: &self._capabilities) }()
       case 5: try { try decoder.decodeSingularUInt64Field(value: &self.receivedThrough) }()
       case 6: try { try decoder.decodeSingularUInt64Field(value: &self.logEpoch) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.receivedEpoch) }()
       default: break
       }
     }
@@ -1425,6 +1519,9 @@ nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if self.logEpoch != 0 {
       try visitor.visitSingularUInt64Field(value: self.logEpoch, fieldNumber: 6)
     }
+    if self.receivedEpoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.receivedEpoch, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1435,6 +1532,7 @@ nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs._capabilities != rhs._capabilities {return false}
     if lhs.receivedThrough != rhs.receivedThrough {return false}
     if lhs.logEpoch != rhs.logEpoch {return false}
+    if lhs.receivedEpoch != rhs.receivedEpoch {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2914,6 +3012,87 @@ nonisolated extension Relay_V1_AttachmentRequest: SwiftProtobuf.Message, SwiftPr
   public static func ==(lhs: Relay_V1_AttachmentRequest, rhs: Relay_V1_AttachmentRequest) -> Bool {
     if lhs.sha256 != rhs.sha256 {return false}
     if lhs.offset != rhs.offset {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Relay_V1_Pairing: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Pairing"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}commitment\0\u{3}initiator_nonce\0\u{3}responder_nonce\0\u{1}confirmed\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Data?
+        try decoder.decodeSingularBytesField(value: &v)
+        if let v = v {
+          if self.step != nil {try decoder.handleConflictingOneOf()}
+          self.step = .commitment(v)
+        }
+      }()
+      case 2: try {
+        var v: Data?
+        try decoder.decodeSingularBytesField(value: &v)
+        if let v = v {
+          if self.step != nil {try decoder.handleConflictingOneOf()}
+          self.step = .initiatorNonce(v)
+        }
+      }()
+      case 3: try {
+        var v: Data?
+        try decoder.decodeSingularBytesField(value: &v)
+        if let v = v {
+          if self.step != nil {try decoder.handleConflictingOneOf()}
+          self.step = .responderNonce(v)
+        }
+      }()
+      case 4: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.step != nil {try decoder.handleConflictingOneOf()}
+          self.step = .confirmed(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.step {
+    case .commitment?: try {
+      guard case .commitment(let v)? = self.step else { preconditionFailure() }
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 1)
+    }()
+    case .initiatorNonce?: try {
+      guard case .initiatorNonce(let v)? = self.step else { preconditionFailure() }
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 2)
+    }()
+    case .responderNonce?: try {
+      guard case .responderNonce(let v)? = self.step else { preconditionFailure() }
+      try visitor.visitSingularBytesField(value: v, fieldNumber: 3)
+    }()
+    case .confirmed?: try {
+      guard case .confirmed(let v)? = self.step else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 4)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Relay_V1_Pairing, rhs: Relay_V1_Pairing) -> Bool {
+    if lhs.step != rhs.step {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

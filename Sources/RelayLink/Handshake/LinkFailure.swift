@@ -1,0 +1,69 @@
+public import RelayNoise
+public import RelayWire
+
+/// Why a connection was closed before or during its session. Every case is logged with
+/// its description; the ones a user can act on say what to do.
+public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The peer did not open with Relay's preamble.
+    case notRelay
+    /// The preamble was Relay's but broken.
+    case malformedPreamble(String)
+    /// No protocol version in common.
+    case versionMismatch(local: ClosedRange<UInt8>, remote: ClosedRange<UInt8>)
+    /// The responder refused: it is not pairable, or has no partner.
+    case refused(Preamble.Status)
+    /// The Noise handshake failed: a tampered message, or a peer whose static key is not
+    /// the stored partner's (in a session, an unknown peer shows up exactly like this).
+    case handshakeFailed(NoiseError)
+    /// A frame arrived that the protocol does not allow at this point.
+    case unexpectedFrame(String)
+    /// A frame of an established session failed to decrypt: tampered, replayed or lost.
+    case decryptionFailed
+    /// A frame decrypted, but is not a valid envelope or breaks the protocol's rules.
+    case protocolViolation(String)
+    /// The framing broke (oversized, empty or truncated frame).
+    case framing(FrameError)
+    /// Nothing was heard from the peer within the dead-link timeout.
+    case peerSilent(seconds: Double)
+    /// The peer closed the connection, or reported an error before closing.
+    case peerClosed(String)
+
+    /// A message for logs and, where it helps, for people.
+    public var description: String {
+        switch self {
+        case .notRelay:
+            return "the peer is not a Relay agent (no Relay preamble)"
+        case .malformedPreamble(let reason):
+            return "malformed preamble: \(reason)"
+        case .versionMismatch(let local, let remote):
+            return "no common protocol version: the peer speaks \(Self.text(remote)), this side \(Self.text(local)); "
+                + "update Relay on the side with the older version"
+        case .refused(.notPairable):
+            return "the peer is not accepting pairing; put it in pairing mode (relayctl pair) and try again"
+        case .refused(.notPaired):
+            return "the peer has no partner; pair the devices with relayctl pair"
+        case .refused(.unsupportedVersion):
+            return "the peer refused our protocol versions; update Relay on the side with the older version"
+        case .refused(.accepted):
+            return "the peer refused the connection"
+        case .handshakeFailed(let error):
+            return "handshake failed (\(error)): the peer is not the paired partner, or the messages were tampered with"
+        case .unexpectedFrame(let what):
+            return "unexpected frame: \(what)"
+        case .decryptionFailed:
+            return "a frame failed authentication (tampered, replayed or lost); closing the connection"
+        case .protocolViolation(let what):
+            return "protocol violation: \(what)"
+        case .framing(let error):
+            return "framing error: \(error)"
+        case .peerSilent(let seconds):
+            return "nothing heard from the peer for \(seconds) s; the link is dead"
+        case .peerClosed(let reason):
+            return "the peer closed the connection: \(reason)"
+        }
+    }
+
+    private static func text(_ range: ClosedRange<UInt8>) -> String {
+        range.lowerBound == range.upperBound ? "version \(range.lowerBound)" : "versions \(range.lowerBound)–\(range.upperBound)"
+    }
+}

@@ -1,0 +1,279 @@
+public import Foundation
+import RelayNoise
+public import RelayWire
+import SwiftProtobuf
+
+/// An established link: encrypts and decrypts envelopes, runs both directions' logs
+/// (resend from cursors, cumulative acknowledgements, a bounded window), answers and
+/// sends heartbeats, and keeps bulk data behind control messages.
+///
+/// A state machine like the handshake: feed it frames, ticks and entries, and carry out
+/// the returned actions **in order** — in particular, persist a delivered entry before
+/// sending anything that follows it, because what follows may acknowledge it.
+public struct LinkSession: ~Copyable {
+    /// Something the owner must do.
+    public enum Action: Sendable {
+        /// Write this frame payload (the owner adds the length prefix).
+        case send(Data)
+        /// The peer's hello arrived; the session has resumed the outbound log from it.
+        case peerHello(Relay_V1_Hello)
+        /// The peer reset its log: store the new epoch; its entries start again from 1.
+        case peerLogReset(epoch: UInt64)
+        /// A log entry to apply: persist its effect with the cursor, then call `applied(_:)`.
+        case deliver(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)
+        /// A message outside the log (attachment data, pairing): handle it.
+        case message(Relay_V1_Envelope.OneOf_Body)
+        /// The peer has everything through this entry: persisted copies may be deleted.
+        case acknowledged(through: UInt64)
+        /// Close the connection (after sending what came before).
+        case failed(LinkFailure)
+    }
+
+    /// The durable state of both logs, as the owner restored it from storage.
+    public struct Logs: Sendable {
+        /// What this side sends.
+        public var outbound: OutboundLog<Relay_V1_Envelope.OneOf_Body>
+        /// This side's log epoch.
+        public var ownEpoch: UInt64
+        /// What this side has applied of the peer's log.
+        public var inbound: InboundCursor
+        /// The epoch of the peer's log that `inbound` counts in (0: none seen yet).
+        public var peerEpoch: UInt64
+
+        /// Creates the logs' state.
+        public init(
+            outbound: OutboundLog<Relay_V1_Envelope.OneOf_Body>, ownEpoch: UInt64, inbound: InboundCursor,
+            peerEpoch: UInt64
+        ) {
+            self.outbound = outbound
+            self.ownEpoch = ownEpoch
+            self.inbound = inbound
+            self.peerEpoch = peerEpoch
+        }
+    }
+
+    private var crypto: TransportSession
+    /// Both logs' state, for status and for the owner's bookkeeping.
+    public private(set) var logs: Logs
+    /// Liveness and round-trip time.
+    public private(set) var liveness: LivenessMonitor
+    private let localHello: Relay_V1_Hello
+    private let maximumFrameLength: Int
+    private var bulkQueue: [Relay_V1_Envelope.OneOf_Body] = []
+    private var peerHelloReceived = false
+    private var closed = false
+
+    /// Wraps an established link.
+    public init(
+        link: consuming EstablishedLink, hello: Relay_V1_Hello, logs: Logs, liveness: LivenessMonitor,
+        maximumFrameLength: Int = FrameFormat.defaultMaximumLength
+    ) {
+        crypto = link.session
+        self.logs = logs
+        self.liveness = liveness
+        var hello = hello
+        hello.receivedThrough = logs.inbound.appliedThrough
+        hello.receivedEpoch = logs.peerEpoch
+        hello.logEpoch = logs.ownEpoch
+        localHello = hello
+        self.maximumFrameLength = maximumFrameLength
+    }
+
+    /// The first action: this side's hello.
+    public mutating func start() -> [Action] {
+        seal(.hello(localHello), seq: 0)
+    }
+
+    /// Whether the peer's hello has arrived (log entries flow only after it).
+    public var isReady: Bool { peerHelloReceived && !closed }
+
+    // MARK: Inbound
+
+    /// Handles one frame payload from the peer.
+    public mutating func receive(_ frame: Data, at now: ContinuousClock.Instant) -> [Action] {
+        guard !closed else { return [] }
+        let envelope: Relay_V1_Envelope
+        do {
+            let plaintext = try crypto.decrypt(frame)
+            envelope = try Relay_V1_Envelope(serializedBytes: plaintext)
+        } catch is NoiseError {
+            return fail(.decryptionFailed, tell: false)
+        } catch {
+            return fail(.protocolViolation("a frame did not decode as an envelope"))
+        }
+        liveness.heard(at: now)
+        guard let body = envelope.body else { return acknowledge(envelope.ack) }
+
+        if case .hello(let hello) = body {
+            return receiveHello(hello, ack: envelope.ack)
+        }
+        guard peerHelloReceived else { return fail(.protocolViolation("a message before the peer's hello")) }
+        var actions = acknowledge(envelope.ack)
+        if closed { return actions }
+        switch body {
+        case .heartbeat(let beat):
+            if beat.reply {
+                liveness.pong(beat.id, at: now)
+            } else {
+                actions += seal(.heartbeat(.with { $0.id = beat.id; $0.reply = true }), seq: 0)
+            }
+        case .error(let error):
+            return actions + fail(.peerClosed("\(error.code): \(error.message)"), tell: false)
+        case .change, .event:
+            guard envelope.seq > 0 else { return fail(.protocolViolation("a log entry without a sequence number")) }
+            do {
+                switch try logs.inbound.disposition(of: envelope.seq) {
+                case .apply: actions.append(.deliver(seq: envelope.seq, body: body))
+                case .duplicate: break
+                }
+            } catch {
+                return actions + fail(error)
+            }
+        case .attachmentChunk, .attachmentRequest, .pairing:
+            actions.append(.message(body))
+        case .hello:
+            break
+        }
+        return actions
+    }
+
+    /// The owner applied and persisted the entry `.deliver` handed it.
+    public mutating func applied(_ seq: UInt64) {
+        logs.inbound.applied(seq)
+    }
+
+    /// An acknowledgement-only envelope if one is owed and nothing else carried it;
+    /// call after handling a batch of frames, so acknowledgements are coalesced.
+    public mutating func flushAcknowledgement() -> [Action] {
+        guard !closed, peerHelloReceived, logs.inbound.acknowledgementDue else { return [] }
+        return seal(nil, seq: 0)
+    }
+
+    private mutating func receiveHello(_ hello: Relay_V1_Hello, ack: UInt64) -> [Action] {
+        guard !peerHelloReceived else { return fail(.protocolViolation("a second hello")) }
+        peerHelloReceived = true
+        var actions: [Action] = [.peerHello(hello)]
+        if hello.logEpoch != logs.peerEpoch {
+            logs.inbound.reset()
+            logs.peerEpoch = hello.logEpoch
+            actions.append(.peerLogReset(epoch: hello.logEpoch))
+        }
+        let peerHas = hello.receivedEpoch == logs.ownEpoch ? hello.receivedThrough : 0
+        do {
+            try logs.outbound.resume(peerReceivedThrough: peerHas)
+        } catch {
+            return actions + fail(error)
+        }
+        if peerHas > 0 { actions.append(.acknowledged(through: peerHas)) }
+        return actions + sendWindow()
+    }
+
+    private mutating func acknowledge(_ ack: UInt64) -> [Action] {
+        guard ack > logs.outbound.acknowledgedThrough else { return [] }
+        do {
+            try logs.outbound.acknowledge(through: ack)
+        } catch {
+            return fail(error)
+        }
+        return [.acknowledged(through: ack)] + sendWindow()
+    }
+
+    // MARK: Outbound
+
+    /// The sequence number the next log entry must be persisted under.
+    public var nextOutboundSeq: UInt64 { logs.outbound.nextSeq }
+
+    /// Queues a log entry the owner has persisted under `nextOutboundSeq`; sends it when
+    /// the peer is ready and the window allows.
+    public mutating func enqueue(_ body: Relay_V1_Envelope.OneOf_Body) -> [Action] {
+        _ = logs.outbound.append(body)
+        return sendWindow()
+    }
+
+    /// Queues bulk data (attachment chunks): it goes out only through `nextBulkFrame()`.
+    public mutating func enqueueBulk(_ body: Relay_V1_Envelope.OneOf_Body) {
+        bulkQueue.append(body)
+    }
+
+    /// Sends a message outside the log at once (pairing, attachment requests).
+    public mutating func sendUnlogged(_ body: Relay_V1_Envelope.OneOf_Body) -> [Action] {
+        guard !closed else { return [] }
+        return seal(body, seq: 0)
+    }
+
+    /// The next bulk frame. The owner asks for one only when the previous one has been
+    /// written, so a control frame waits behind at most one chunk.
+    public mutating func nextBulkFrame() -> [Action] {
+        guard !closed, peerHelloReceived, !bulkQueue.isEmpty else { return [] }
+        return seal(bulkQueue.removeFirst(), seq: 0)
+    }
+
+    /// Bulk messages waiting.
+    public var bulkBacklog: Int { bulkQueue.count }
+
+    private mutating func sendWindow() -> [Action] {
+        guard peerHelloReceived, !closed else { return [] }
+        var actions: [Action] = []
+        while let entry = logs.outbound.nextToSend() {
+            actions += seal(entry.body, seq: entry.seq)
+            if closed { break }
+        }
+        return actions
+    }
+
+    // MARK: Time
+
+    /// Time passed: heartbeats and dead-link detection.
+    public mutating func tick(at now: ContinuousClock.Instant) -> [Action] {
+        guard !closed else { return [] }
+        switch liveness.tick(at: now) {
+        case .ping(let id)?:
+            return seal(.heartbeat(.with { $0.id = id }), seq: 0)
+        case .dead(let silence)?:
+            let seconds = Double(silence.components.seconds) + Double(silence.components.attoseconds) / 1e18
+            return fail(.peerSilent(seconds: seconds), tell: false)
+        case nil:
+            return []
+        }
+    }
+
+    /// Closes the session deliberately, telling the peer why.
+    public mutating func close(code: Relay_V1_ErrorCode, message: String) -> [Action] {
+        guard !closed else { return [] }
+        let actions = seal(.error(.with { $0.code = code; $0.message = message }), seq: 0)
+        closed = true
+        return actions
+    }
+
+    // MARK: Sealing
+
+    private mutating func seal(_ body: Relay_V1_Envelope.OneOf_Body?, seq: UInt64) -> [Action] {
+        var envelope = Relay_V1_Envelope()
+        envelope.seq = seq
+        envelope.ack = logs.inbound.appliedThrough
+        envelope.body = body
+        do {
+            let plaintext: Data = try envelope.serializedBytes()
+            guard plaintext.count + NoiseConstants.tagLength <= maximumFrameLength else {
+                closed = true
+                return [.failed(.protocolViolation("an envelope of \(plaintext.count) bytes does not fit in a frame"))]
+            }
+            let frame = try crypto.encrypt(plaintext)
+            logs.inbound.acknowledged()
+            return [.send(frame)]
+        } catch {
+            closed = true
+            return [.failed(.protocolViolation("could not seal an envelope: \(error)"))]
+        }
+    }
+
+    private mutating func fail(_ failure: LinkFailure, tell: Bool = true) -> [Action] {
+        guard !closed else { return [] }
+        var actions: [Action] = []
+        if tell {
+            actions += seal(.error(.with { $0.code = .protocolViolation; $0.message = failure.description }), seq: 0)
+        }
+        closed = true
+        return actions + [.failed(failure)]
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import RelayLink
+import RelayTestSupport
+import RelayWire
+import Testing
+
+/// One side's durable state, as its database would hold it across connections and crashes.
+struct DurableSide {
+    var epoch: UInt64
+    var pending: [OutboundLog<Relay_V1_Envelope.OneOf_Body>.Entry] = []
+    var acknowledged: UInt64 = 0
+    var applied: UInt64 = 0
+    var peerEpoch: UInt64 = 0
+    var received: [UInt64] = []
+
+    var nextSeq: UInt64 { (pending.last?.seq ?? acknowledged) + 1 }
+
+    var logs: LinkSession.Logs {
+        LinkSession.Logs(
+            outbound: OutboundLog(window: 8, pending: pending, acknowledgedThrough: acknowledged), ownEpoch: epoch,
+            inbound: InboundCursor(appliedThrough: applied), peerEpoch: peerEpoch)
+    }
+}
+
+/// Both ends of one connection.
+struct SessionPair: ~Copyable {
+    var phone: LinkSession
+    var wearable: LinkSession
+}
+
+/// Connects two sides through a handshake and returns their sessions.
+func connect(
+    phone: StaticKeyPair, wearable: StaticKeyPair, phoneState: DurableSide, wearableState: DurableSide,
+    now: ContinuousClock.Instant
+) throws -> SessionPair {
+    var run = HandshakeRun(
+        initiator: LinkHandshake(initiating: .session(partnerKey: wearable.publicKey), localKey: phone),
+        responder: LinkHandshake(responding: .init(pairable: false, partnerKey: phone.publicKey), localKey: wearable))
+    run.run()
+    let phoneLink = try run.initiator.finish()
+    let wearableLink = try run.responder.finish()
+    return SessionPair(
+        phone: LinkSession(
+            link: phoneLink, hello: .with { $0.role = .phone }, logs: phoneState.logs, liveness: LivenessMonitor(now: now)),
+        wearable: LinkSession(
+            link: wearableLink, hello: .with { $0.role = .wearable }, logs: wearableState.logs,
+            liveness: LivenessMonitor(now: now)))
+}
+
+/// Carries out a side's actions against its durable state; returns frames to send and failures.
+func perform(_ actions: [LinkSession.Action], on session: inout LinkSession, state: inout DurableSide) -> (frames: [Data], failures: [LinkFailure]) {
+    var frames: [Data] = []
+    var failures: [LinkFailure] = []
+    var queue = actions
+    while !queue.isEmpty {
+        let action = queue.removeFirst()
+        switch action {
+        case .send(let frame): frames.append(frame)
+        case .peerHello: break
+        case .peerLogReset(let epoch):
+            state.peerEpoch = epoch
+            state.applied = 0
+        case .deliver(let seq, let body):
+            guard case .change(let change) = body, case .upsert(let upsert)? = change.kind else {
+                if case .event(let event) = body, case .firedLocally(let fired)? = event.kind {
+                    state.received.append(fired.scheduleKey)
+                    state.applied = seq
+                    session.applied(seq)
+                }
+                continue
+            }
+            state.received.append(upsert.key)
+            state.applied = seq
+            session.applied(seq)
+        case .message: break
+        case .acknowledged(let through):
+            state.pending.removeAll { $0.seq <= through }
+            state.acknowledged = max(state.acknowledged, through)
+        case .failed(let failure): failures.append(failure)
+        }
+    }
+    return (frames, failures)
+}
+
+func upsert(_ key: UInt64) -> Relay_V1_Envelope.OneOf_Body {
+    .change(.with { $0.upsert = .with { $0.key = key; $0.revision = 1; $0.content = .with { $0.title = "n\(key)" } } })
+}
+
+func fired(_ key: UInt64) -> Relay_V1_Envelope.OneOf_Body {
+    .event(.with { $0.firedLocally = .with { $0.scheduleKey = key } })
+}
+
+@Suite struct SessionTests {
+    let phoneKey = StaticKeyPair.generate()
+    let wearableKey = StaticKeyPair.generate()
+    let start = ContinuousClock.now
+
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func everyEntryArrivesOnceAndInOrderAcrossRandomDrops(seed: UInt64) throws {
+        var random = SplitMix64(state: seed)
+        var phone = DurableSide(epoch: 11)
+        var wearable = DurableSide(epoch: 22)
+        let count: UInt64 = 300
+        var phoneSent: UInt64 = 0
+        var wearableSent: UInt64 = 0
+        var drops = 0
+        var rounds = 0
+        while phone.received.count < Int(count) || wearable.received.count < Int(count) {
+            rounds += 1
+            #expect(rounds < 200, "no progress; seed \(seed)")
+            if rounds >= 200 { return }
+            var pair = try connect(
+                phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
+            var toWearable = perform(pair.phone.start(), on: &pair.phone, state: &phone).frames
+            var toPhone = perform(pair.wearable.start(), on: &pair.wearable, state: &wearable).frames
+            // The connection lives for a random number of steps, then drops with frames in flight.
+            let lifetime = Int.random(in: 5...120, using: &random)
+            for _ in 0..<lifetime {
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0 where phoneSent < count:
+                    phoneSent += 1
+                    phone.pending.append(.init(seq: phone.nextSeq, body: upsert(phoneSent)))
+                    toWearable += perform(pair.phone.enqueue(upsert(phoneSent)), on: &pair.phone, state: &phone).frames
+                case 1 where wearableSent < count:
+                    wearableSent += 1
+                    wearable.pending.append(.init(seq: wearable.nextSeq, body: fired(wearableSent)))
+                    toPhone += perform(pair.wearable.enqueue(fired(wearableSent)), on: &pair.wearable, state: &wearable).frames
+                case 2 where !toWearable.isEmpty:
+                    let batch = toWearable.prefix(Int.random(in: 1...8, using: &random))
+                    toWearable.removeFirst(batch.count)
+                    for frame in batch {
+                        let result = perform(pair.wearable.receive(frame, at: start), on: &pair.wearable, state: &wearable)
+                        #expect(result.failures.isEmpty, "seed \(seed)")
+                        toPhone += result.frames
+                    }
+                    toPhone += perform(pair.wearable.flushAcknowledgement(), on: &pair.wearable, state: &wearable).frames
+                case 3 where !toPhone.isEmpty:
+                    let batch = toPhone.prefix(Int.random(in: 1...8, using: &random))
+                    toPhone.removeFirst(batch.count)
+                    for frame in batch {
+                        let result = perform(pair.phone.receive(frame, at: start), on: &pair.phone, state: &phone)
+                        #expect(result.failures.isEmpty, "seed \(seed)")
+                        toWearable += result.frames
+                    }
+                    toWearable += perform(pair.phone.flushAcknowledgement(), on: &pair.phone, state: &phone).frames
+                default:
+                    break
+                }
+            }
+            drops += 1
+        }
+        #expect(wearable.received == Array(1...count), "seed \(seed)")
+        #expect(phone.received == Array(1...count), "seed \(seed)")
+        #expect(drops > 1)
+    }
+
+    @Test func theWindowBoundsUnacknowledgedEntries() throws {
+        var phone = DurableSide(epoch: 1)
+        let wearable = DurableSide(epoch: 2)
+        var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
+        _ = pair.phone.start()
+        var wearableState = wearable
+        let hello = perform(pair.wearable.start(), on: &pair.wearable, state: &wearableState).frames
+        for frame in hello { _ = perform(pair.phone.receive(frame, at: start), on: &pair.phone, state: &phone) }
+        var sent = 0
+        for key in 1...20 as ClosedRange<UInt64> {
+            phone.pending.append(.init(seq: phone.nextSeq, body: upsert(key)))
+            sent += perform(pair.phone.enqueue(upsert(key)), on: &pair.phone, state: &phone).frames.count
+        }
+        #expect(sent == 8)
+        #expect(pair.phone.logs.outbound.inFlightCount == 8)
+    }
+
+    @Test func replayedAndTamperedFramesCloseTheSession() throws {
+        var phone = DurableSide(epoch: 1)
+        var wearable = DurableSide(epoch: 2)
+        var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
+        let hello = perform(pair.phone.start(), on: &pair.phone, state: &phone).frames
+        _ = perform(pair.wearable.start(), on: &pair.wearable, state: &wearable)
+        #expect(perform(pair.wearable.receive(hello[0], at: start), on: &pair.wearable, state: &wearable).failures.isEmpty)
+        let replay = perform(pair.wearable.receive(hello[0], at: start), on: &pair.wearable, state: &wearable)
+        #expect(replay.failures == [.decryptionFailed])
+
+        var pair2 = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
+        var frame = perform(pair2.phone.start(), on: &pair2.phone, state: &phone).frames[0]
+        frame[frame.startIndex] ^= 0x80
+        #expect(perform(pair2.wearable.receive(frame, at: start), on: &pair2.wearable, state: &wearable).failures == [.decryptionFailed])
+    }
+
+    @Test func heartbeatsMeasureTheRoundTripAndSilenceKillsTheLink() throws {
+        var phone = DurableSide(epoch: 1)
+        var wearable = DurableSide(epoch: 2)
+        var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
+        for frame in perform(pair.phone.start(), on: &pair.phone, state: &phone).frames {
+            _ = perform(pair.wearable.receive(frame, at: start), on: &pair.wearable, state: &wearable)
+        }
+        for frame in perform(pair.wearable.start(), on: &pair.wearable, state: &wearable).frames {
+            _ = perform(pair.phone.receive(frame, at: start), on: &pair.phone, state: &phone)
+        }
+        #expect(pair.phone.tick(at: start + .seconds(1)).isEmpty)
+        let ping = perform(pair.phone.tick(at: start + .seconds(6)), on: &pair.phone, state: &phone).frames
+        #expect(ping.count == 1)
+        let pong = perform(pair.wearable.receive(ping[0], at: start + .seconds(6)), on: &pair.wearable, state: &wearable).frames
+        _ = perform(pair.phone.receive(pong[0], at: start + .milliseconds(6_040)), on: &pair.phone, state: &phone)
+        #expect(pair.phone.liveness.roundTripTime == .milliseconds(40))
+        let dead = perform(pair.phone.tick(at: start + .seconds(30)), on: &pair.phone, state: &phone)
+        #expect(dead.failures.count == 1)
+        #expect(dead.failures.first?.description.contains("the link is dead") == true)
+    }
+
+    @Test func aResetPeerLogIsDetectedByItsEpoch() throws {
+        var phone = DurableSide(epoch: 1, applied: 40, peerEpoch: 99)
+        var wearable = DurableSide(epoch: 2)
+        var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
+        _ = perform(pair.phone.start(), on: &pair.phone, state: &phone)
+        for frame in perform(pair.wearable.start(), on: &pair.wearable, state: &wearable).frames {
+            _ = perform(pair.phone.receive(frame, at: start), on: &pair.phone, state: &phone)
+        }
+        #expect(phone.peerEpoch == 2)
+        #expect(phone.applied == 0)
+    }
+}
