@@ -14,7 +14,7 @@ let strictSwift: [SwiftSetting] = [
 
 let package = Package(
     name: "Relay",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "relay-phone", targets: ["relay-phone"]),
         .executable(name: "relay-wearable", targets: ["relay-wearable"]),
@@ -70,6 +70,15 @@ let package = Package(
         // MARK: Adapters: D-Bus over libdbus-1.
         .target(name: "RelayDBus", dependencies: ["CDBus", "CRelayShim"], swiftSettings: strictSwift),
 
+        // MARK: Adapters: transports between the agents and the link simulator.
+        .target(
+            name: "RelayTransport",
+            dependencies: [
+                "RelayCore", "RelayWire", "CBluetooth",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift),
+
         // MARK: Adapters: the wearable's display, text, input and haptics.
         .target(name: "RelayDisplay", dependencies: ["CPNG", "CRelayShim"], swiftSettings: strictSwift),
         .target(name: "RelayText", dependencies: ["CFreeType", "RelayDisplay"], swiftSettings: strictSwift),
@@ -119,7 +128,12 @@ let package = Package(
             resources: [.copy("Golden")], swiftSettings: strictSwift),
         .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus"], swiftSettings: strictSwift),
         .testTarget(name: "RelayWireTests", dependencies: ["RelayWire", "RelayExamples", "RelayTestSupport"], swiftSettings: strictSwift),
-        .target(name: "RelayTestSupport", path: "Tests/RelayTestSupport", swiftSettings: strictSwift),
+        .target(
+            name: "RelayTestSupport", dependencies: ["RelayCore", "RelayLink", "RelayTransport"],
+            path: "Tests/RelayTestSupport", swiftSettings: strictSwift),
+        .testTarget(
+            name: "RelayTransportTests", dependencies: ["RelayTransport", "RelayLink", "RelayTestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(name: "RelayLinkTests", dependencies: ["RelayLink", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayNoiseTests", dependencies: ["RelayNoise"],

@@ -1,61 +1,8 @@
 import Foundation
 import RelayLink
+import RelayTestSupport
 import RelayWire
 import Testing
-
-/// Runs two handshake machines against each other, shuttling frames until both settle.
-struct HandshakeRun: ~Copyable {
-    var initiator: LinkHandshake
-    var responder: LinkHandshake
-    var initiatorSteps: [LinkHandshake.Step] = []
-    var responderSteps: [LinkHandshake.Step] = []
-    /// Applied to every frame on its way, to play an attacker.
-    var tamper: (Int, Data) -> Data = { _, frame in frame }
-
-    init(initiator: consuming LinkHandshake, responder: consuming LinkHandshake) {
-        self.initiator = initiator
-        self.responder = responder
-    }
-
-    mutating func run() {
-        var toResponder = initiator.start()
-        initiatorSteps += toResponder
-        var frameIndex = 0
-        var toInitiator: [LinkHandshake.Step] = []
-        while true {
-            var progressed = false
-            for case .send(let frame) in toResponder {
-                let steps = responder.receive(tamper(frameIndex, frame))
-                frameIndex += 1
-                responderSteps += steps
-                toInitiator += steps
-                progressed = true
-            }
-            toResponder = []
-            for case .send(let frame) in toInitiator {
-                let steps = initiator.receive(tamper(frameIndex, frame))
-                frameIndex += 1
-                initiatorSteps += steps
-                toResponder += steps
-                progressed = true
-            }
-            toInitiator = []
-            if !progressed { return }
-        }
-    }
-
-    var initiatorFailure: LinkFailure? { Self.failure(initiatorSteps) }
-    var responderFailure: LinkFailure? { Self.failure(responderSteps) }
-
-    static func failure(_ steps: [LinkHandshake.Step]) -> LinkFailure? {
-        for case .failed(let failure) in steps { return failure }
-        return nil
-    }
-
-    static func established(_ steps: [LinkHandshake.Step]) -> Bool {
-        steps.contains(.established)
-    }
-}
 
 @Suite struct HandshakeTests {
     let phone = StaticKeyPair.generate()
@@ -68,12 +15,11 @@ struct HandshakeRun: ~Copyable {
         run.run()
         #expect(HandshakeRun.established(run.initiatorSteps))
         #expect(HandshakeRun.established(run.responderSteps))
-        let phoneSide = try run.initiator.finish()
-        let wearableSide = try run.responder.finish()
-        #expect(phoneSide.remoteStaticKey == wearable.publicKey)
-        #expect(wearableSide.remoteStaticKey == phone.publicKey)
-        #expect(phoneSide.handshakeHash == wearableSide.handshakeHash)
-        #expect(phoneSide.mode == .pair && phoneSide.version == 1)
+        let summary = try run.summary()
+        #expect(summary.initiatorLearned == wearable.publicKey)
+        #expect(summary.responderLearned == phone.publicKey)
+        #expect(summary.initiatorHash == summary.responderHash)
+        #expect(summary.mode == .pair && summary.version == 1)
     }
 
     @Test func sessionWithStoredKeysCompletes() throws {
@@ -82,7 +28,7 @@ struct HandshakeRun: ~Copyable {
             responder: LinkHandshake(responding: .init(pairable: false, partnerKey: phone.publicKey), localKey: wearable))
         run.run()
         #expect(HandshakeRun.established(run.initiatorSteps) && HandshakeRun.established(run.responderSteps))
-        #expect(try run.responder.finish().mode == .session)
+        #expect(try run.summary().mode == .session)
     }
 
     @Test func anUnknownPeerIsRefused() {

@@ -1,94 +1,9 @@
 import Foundation
 import RelayLink
 import RelayTestSupport
+import RelayCore
 import RelayWire
 import Testing
-
-/// One side's durable state, as its database would hold it across connections and crashes.
-struct DurableSide {
-    var epoch: UInt64
-    var pending: [OutboundLog<Relay_V1_Envelope.OneOf_Body>.Entry] = []
-    var acknowledged: UInt64 = 0
-    var applied: UInt64 = 0
-    var peerEpoch: UInt64 = 0
-    var received: [UInt64] = []
-
-    var nextSeq: UInt64 { (pending.last?.seq ?? acknowledged) + 1 }
-
-    var logs: LinkSession.Logs {
-        LinkSession.Logs(
-            outbound: OutboundLog(window: 8, pending: pending, acknowledgedThrough: acknowledged), ownEpoch: epoch,
-            inbound: InboundCursor(appliedThrough: applied), peerEpoch: peerEpoch)
-    }
-}
-
-/// Both ends of one connection.
-struct SessionPair: ~Copyable {
-    var phone: LinkSession
-    var wearable: LinkSession
-}
-
-/// Connects two sides through a handshake and returns their sessions.
-func connect(
-    phone: StaticKeyPair, wearable: StaticKeyPair, phoneState: DurableSide, wearableState: DurableSide,
-    now: ContinuousClock.Instant
-) throws -> SessionPair {
-    var run = HandshakeRun(
-        initiator: LinkHandshake(initiating: .session(partnerKey: wearable.publicKey), localKey: phone),
-        responder: LinkHandshake(responding: .init(pairable: false, partnerKey: phone.publicKey), localKey: wearable))
-    run.run()
-    let phoneLink = try run.initiator.finish()
-    let wearableLink = try run.responder.finish()
-    return SessionPair(
-        phone: LinkSession(
-            link: phoneLink, hello: .with { $0.role = .phone }, logs: phoneState.logs, liveness: LivenessMonitor(now: now)),
-        wearable: LinkSession(
-            link: wearableLink, hello: .with { $0.role = .wearable }, logs: wearableState.logs,
-            liveness: LivenessMonitor(now: now)))
-}
-
-/// Carries out a side's actions against its durable state; returns frames to send and failures.
-func perform(_ actions: [LinkSession.Action], on session: inout LinkSession, state: inout DurableSide) -> (frames: [Data], failures: [LinkFailure]) {
-    var frames: [Data] = []
-    var failures: [LinkFailure] = []
-    var queue = actions
-    while !queue.isEmpty {
-        let action = queue.removeFirst()
-        switch action {
-        case .send(let frame): frames.append(frame)
-        case .peerHello: break
-        case .peerLogReset(let epoch):
-            state.peerEpoch = epoch
-            state.applied = 0
-        case .deliver(let seq, let body):
-            guard case .change(let change) = body, case .upsert(let upsert)? = change.kind else {
-                if case .event(let event) = body, case .firedLocally(let fired)? = event.kind {
-                    state.received.append(fired.scheduleKey)
-                    state.applied = seq
-                    session.applied(seq)
-                }
-                continue
-            }
-            state.received.append(upsert.key)
-            state.applied = seq
-            session.applied(seq)
-        case .message: break
-        case .acknowledged(let through):
-            state.pending.removeAll { $0.seq <= through }
-            state.acknowledged = max(state.acknowledged, through)
-        case .failed(let failure): failures.append(failure)
-        }
-    }
-    return (frames, failures)
-}
-
-func upsert(_ key: UInt64) -> Relay_V1_Envelope.OneOf_Body {
-    .change(.with { $0.upsert = .with { $0.key = key; $0.revision = 1; $0.content = .with { $0.title = "n\(key)" } } })
-}
-
-func fired(_ key: UInt64) -> Relay_V1_Envelope.OneOf_Body {
-    .event(.with { $0.firedLocally = .with { $0.scheduleKey = key } })
-}
 
 @Suite struct SessionTests {
     let phoneKey = StaticKeyPair.generate()

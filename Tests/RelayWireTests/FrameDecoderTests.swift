@@ -1,5 +1,5 @@
 import Foundation
-import RelayTestSupport
+import RelayCore
 import RelayWire
 import Testing
 

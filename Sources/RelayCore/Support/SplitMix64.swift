@@ -1,4 +1,5 @@
-/// A deterministic generator, so a failing run can be replayed from its seed.
+/// A small, fast, seeded random number generator (SplitMix64), so that simulations
+/// and chaos runs can be replayed exactly from their seed.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The generator's state; the seed.
     public var state: UInt64

@@ -1,0 +1,82 @@
+public import Foundation
+import NIOCore
+public import RelayWire
+
+/// A connected byte stream between the agents, read and written as frames.
+///
+/// Whatever the transport (a Unix socket, TCP on loopback, an RFCOMM socket, a file
+/// descriptor BlueZ handed over), everything above sees the same frames.
+public struct FramedConnection: Sendable {
+    let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    /// Who is at the other end, for logs.
+    public let peer: String
+
+    init(channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: String) {
+        self.channel = channel
+        self.peer = peer
+    }
+
+    /// Closes the connection without using it (refused connections, abandoned attempts).
+    /// Every connection must be either run or closed.
+    public func close() async {
+        try? await channel.executeThenClose { _, _ in }
+    }
+
+    /// Runs `body` with the connection's frames and closes the connection when it returns or throws.
+    public func run<Result: Sendable>(
+        maximumFrameLength: Int = FrameFormat.defaultMaximumLength,
+        _ body: (inout FrameReader, FrameWriter) async throws -> Result
+    ) async throws -> Result {
+        try await channel.executeThenClose { inbound, outbound in
+            var reader = FrameReader(iterator: inbound.makeAsyncIterator(), maximumLength: maximumFrameLength)
+            return try await body(&reader, FrameWriter(outbound: outbound, maximumLength: maximumFrameLength))
+        }
+    }
+}
+
+/// Reads frames, a read's worth at a time, so the caller can coalesce acknowledgements.
+public struct FrameReader {
+    private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    private var decoder: FrameDecoder
+
+    init(iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, maximumLength: Int) {
+        self.iterator = iterator
+        decoder = FrameDecoder(maximumLength: maximumLength)
+    }
+
+    /// The frames completed by the next read; `nil` when the peer closed cleanly between
+    /// frames. Throws `FrameError` for broken framing, including a close inside a frame.
+    public mutating func nextBatch() async throws -> [Data]? {
+        while true {
+            var frames: [Data] = []
+            while let frame = try decoder.nextFrame() { frames.append(frame) }
+            if !frames.isEmpty { return frames }
+            guard let buffer = try await iterator.next() else {
+                try decoder.finish()
+                return nil
+            }
+            decoder.append(Data(buffer.readableBytesView))
+        }
+    }
+}
+
+/// Writes frames in order.
+public struct FrameWriter: Sendable {
+    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    let maximumLength: Int
+
+    /// Writes frames with their length prefixes, in one flush.
+    public func write(_ payloads: [Data]) async throws {
+        guard !payloads.isEmpty else { return }
+        var buffer = ByteBuffer()
+        for payload in payloads {
+            buffer.writeBytes(try FrameFormat.encode(payload, maximumLength: maximumLength))
+        }
+        try await outbound.write(buffer)
+    }
+
+    /// Writes raw bytes, for tests that play a misbehaving peer.
+    public func writeRaw(_ bytes: Data) async throws {
+        try await outbound.write(ByteBuffer(bytes: bytes))
+    }
+}

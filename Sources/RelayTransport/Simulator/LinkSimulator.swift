@@ -1,0 +1,102 @@
+import NIOCore
+import NIOPosix
+import RelayCore
+import Synchronization
+
+/// A proxy that sits between two agents and behaves like a real radio link: latency,
+/// bandwidth, MTU, random drops and scheduled outages (`LinkConditions`).
+///
+/// The initiating agent connects to the simulator's endpoint instead of the other
+/// agent's; the simulator connects onwards to `upstream` for each connection.
+public struct LinkSimulator: Sendable {
+    /// What the link does to traffic.
+    public let conditions: LinkConditions
+    /// Where connections are forwarded.
+    public let upstream: TransportEndpoint
+
+    /// Creates a simulator forwarding to `upstream`.
+    public init(conditions: LinkConditions, upstream: TransportEndpoint) {
+        self.conditions = conditions
+        self.upstream = upstream
+    }
+
+    /// Serves on `endpoint` until the task is cancelled. `ready` gets the bound endpoint
+    /// (with the real port for `tcp:127.0.0.1:0`).
+    public func run(on endpoint: TransportEndpoint, ready: @Sendable (TransportEndpoint) async -> Void) async throws {
+        let start = ContinuousClock.now
+        let drops = DropDice(seed: conditions.seed, probability: conditions.dropProbability)
+        try await Transport.listen(on: endpoint, ready: ready) { client in
+            let offset = ContinuousClock.now - start
+            guard !conditions.inOutage(at: offset), let server = try? await Transport.connect(to: upstream) else {
+                await client.close()  // refused: closed at once
+                return
+            }
+            await relay(client: client.channel, server: server.channel, start: start, drops: drops)
+        }
+    }
+
+    /// Moves bytes both ways until either side closes, a drop is drawn or an outage begins.
+    private func relay(
+        client: NIOAsyncChannel<ByteBuffer, ByteBuffer>, server: NIOAsyncChannel<ByteBuffer, ByteBuffer>,
+        start: ContinuousClock.Instant, drops: DropDice
+    ) async {
+        try? await client.executeThenClose { clientIn, clientOut in
+            try await server.executeThenClose { serverIn, serverOut in
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await pump(from: clientIn, to: serverOut, start: start, drops: drops) }
+                    group.addTask { await pump(from: serverIn, to: clientOut, start: start, drops: drops) }
+                    group.addTask { await waitForOutage(after: start) }
+                    // The first task to end (a close, a drop, an outage) ends the connection.
+                    await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+
+    private func pump(
+        from inbound: NIOAsyncChannelInboundStream<ByteBuffer>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        start: ContinuousClock.Instant, drops: DropDice
+    ) async {
+        var shaper = LinkShaper(conditions: conditions)
+        do {
+            for try await var buffer in inbound {
+                for segment in shaper.schedule(buffer.readableBytes, at: .now) {
+                    try await ContinuousClock().sleep(until: segment.arrival)
+                    guard let slice = buffer.readSlice(length: segment.length) else { return }
+                    try await outbound.write(slice)
+                    if drops.roll() { return }
+                }
+            }
+        } catch {
+            return
+        }
+    }
+
+    private func waitForOutage(after start: ContinuousClock.Instant) async {
+        let now = ContinuousClock.now - start
+        guard let next = conditions.outages.map(\.lowerBound).filter({ $0 > now }).min() else {
+            // No outage ahead: wait until cancelled.
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            return
+        }
+        try? await ContinuousClock().sleep(until: start + next)
+    }
+}
+
+/// Seeded, shared random drops.
+final class DropDice: Sendable {
+    private let state: Mutex<SplitMix64>
+    private let probability: Double
+
+    init(seed: UInt64, probability: Double) {
+        state = Mutex(SplitMix64(state: seed))
+        self.probability = probability
+    }
+
+    /// Whether to drop now.
+    func roll() -> Bool {
+        guard probability > 0 else { return false }
+        return state.withLock { generator in Double.random(in: 0..<1, using: &generator) < probability }
+    }
+}

@@ -1,0 +1,49 @@
+/// Why a connection could not be made or kept. Each case tells a person what to do.
+public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The endpoint's written form is wrong.
+    case invalidEndpoint(String, String)
+    /// A TCP endpoint that is not on this machine.
+    case notLoopback(String)
+    /// The kernel has no Bluetooth sockets.
+    case bluetoothUnavailable(String)
+    /// Connecting failed.
+    case connectFailed(TransportEndpoint, String)
+    /// Listening failed.
+    case listenFailed(TransportEndpoint, String)
+    /// A system call failed.
+    case system(call: String, errno: Int32)
+
+    /// A message for people.
+    public var description: String {
+        switch self {
+        case .invalidEndpoint(let text, let hint):
+            return "invalid endpoint '\(text)': \(hint)"
+        case .notLoopback(let host):
+            return "the TCP transport only connects agents on one machine, and '\(host)' is not a loopback address; "
+                + "use 127.0.0.1 or ::1, or Bluetooth between two boards"
+        case .bluetoothUnavailable(let reason):
+            return "Bluetooth is not available: \(reason); use --transport loopback"
+        case .connectFailed(let endpoint, let reason):
+            return "cannot connect to \(endpoint): \(reason)"
+        case .listenFailed(let endpoint, let reason):
+            return "cannot listen on \(endpoint): \(reason)"
+        case .system(let call, let code):
+            return "\(call) failed: \(SystemErrorText.describe(code))"
+        }
+    }
+}
+
+/// Readable errno text.
+enum SystemErrorText {
+    static func describe(_ code: Int32) -> String {
+        #if canImport(Glibc)
+            return String(cString: strerror(code)) + " (errno \(code))"
+        #else
+            return "errno \(code)"
+        #endif
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif
