@@ -70,20 +70,21 @@ let package = Package(
         // MARK: Adapters: D-Bus over libdbus-1.
         .target(name: "RelayDBus", dependencies: ["CDBus", "CRelayShim"], swiftSettings: strictSwift),
 
-        // MARK: Adapters: transports between the agents and the link simulator.
+        // MARK: Adapters: system calls, transports between the agents, the link simulator.
+        .target(name: "RelaySystem", swiftSettings: strictSwift),
         .target(
             name: "RelayTransport",
             dependencies: [
-                "RelayCore", "RelayWire", "CBluetooth",
+                "RelayCore", "RelayWire", "RelaySystem", "CBluetooth",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSwift),
 
         // MARK: Adapters: the wearable's display, text, input and haptics.
-        .target(name: "RelayDisplay", dependencies: ["CPNG", "CRelayShim"], swiftSettings: strictSwift),
+        .target(name: "RelayDisplay", dependencies: ["CPNG", "CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
         .target(name: "RelayText", dependencies: ["CFreeType", "RelayDisplay"], swiftSettings: strictSwift),
-        .target(name: "RelayInput", dependencies: ["CRelayShim"], swiftSettings: strictSwift),
-        .target(name: "RelayHaptics", dependencies: ["RelayCore"], swiftSettings: strictSwift),
+        .target(name: "RelayInput", dependencies: ["CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
+        .target(name: "RelayHaptics", dependencies: ["RelayCore", "RelaySystem"], swiftSettings: strictSwift),
 
         // MARK: Agents: the wearable's user interface as a state machine and its screens.
         .target(
@@ -119,12 +120,12 @@ let package = Package(
         .testTarget(
             name: "RelayCtlTests", dependencies: ["relayctl", "relay-phone", "relay-wearable"],
             swiftSettings: strictSwift),
-        .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),
-        .testTarget(name: "RelayInputTests", dependencies: ["RelayInput"], swiftSettings: strictSwift),
-        .testTarget(name: "RelayHapticsTests", dependencies: ["RelayHaptics"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayInputTests", dependencies: ["RelayInput", "RelaySystem"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayHapticsTests", dependencies: ["RelayHaptics", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(
-            name: "WearableUITests", dependencies: ["WearableUI", "RelayExamples"],
+            name: "WearableUITests", dependencies: ["WearableUI", "RelayExamples", "RelayInput"],
             resources: [.copy("Golden")], swiftSettings: strictSwift),
         .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus"], swiftSettings: strictSwift),
         .testTarget(name: "RelayWireTests", dependencies: ["RelayWire", "RelayExamples", "RelayTestSupport"], swiftSettings: strictSwift),
@@ -132,7 +133,7 @@ let package = Package(
             name: "RelayTestSupport", dependencies: ["RelayCore", "RelayLink", "RelayTransport"],
             path: "Tests/RelayTestSupport", swiftSettings: strictSwift),
         .testTarget(
-            name: "RelayTransportTests", dependencies: ["RelayTransport", "RelayLink", "RelayTestSupport"],
+            name: "RelayTransportTests", dependencies: ["RelayTransport", "RelayLink", "RelaySystem", "RelayTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(name: "RelayLinkTests", dependencies: ["RelayLink", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(

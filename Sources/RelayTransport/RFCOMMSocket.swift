@@ -1,3 +1,4 @@
+import RelaySystem
 import CBluetooth
 import NIOPosix
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ enum RFCOMMSocket {
             if socketErrno == EAFNOSUPPORT {
                 throw .bluetoothUnavailable("the kernel has no Bluetooth sockets (AF_BLUETOOTH)")
             }
-            throw .system(call: "socket(AF_BLUETOOTH)", errno: socketErrno)
+            throw .system(SystemError(call: "socket(AF_BLUETOOTH)", code: socketErrno))
         }
         var target = sockaddr_rc()
         target.rc_family = sa_family_t(AF_BLUETOOTH)
@@ -46,7 +47,7 @@ enum RFCOMMSocket {
         }
         guard result == 0 else {
             close(descriptor)
-            throw .connectFailed(.rfcomm(address: address, channel: channel), SystemErrorText.describe(result))
+            throw .connectFailed(.rfcomm(address: address, channel: channel), SystemError.describe(result))
         }
         return descriptor
     }

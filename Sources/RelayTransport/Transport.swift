@@ -1,3 +1,4 @@
+import RelaySystem
 import NIOCore
 import NIOPosix
 #if canImport(Glibc)
@@ -101,7 +102,7 @@ public enum Transport {
             case ECONNREFUSED: return "connection refused; is the other agent running and listening there?"
             case EACCES: return "permission denied; the socket belongs to another user"
             case EADDRINUSE: return "the address is in use; is another agent already running?"
-            default: return SystemErrorText.describe(io.errnoCode)
+            default: return SystemError.describe(io.errnoCode)
             }
         }
         return "\(error)"

@@ -1,3 +1,5 @@
+public import RelaySystem
+
 /// Why a connection could not be made or kept. Each case tells a person what to do.
 public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The endpoint's written form is wrong.
@@ -11,7 +13,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Listening failed.
     case listenFailed(TransportEndpoint, String)
     /// A system call failed.
-    case system(call: String, errno: Int32)
+    case system(SystemError)
 
     /// A message for people.
     public var description: String {
@@ -27,23 +29,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot connect to \(endpoint): \(reason)"
         case .listenFailed(let endpoint, let reason):
             return "cannot listen on \(endpoint): \(reason)"
-        case .system(let call, let code):
-            return "\(call) failed: \(SystemErrorText.describe(code))"
+        case .system(let error):
+            return error.description
         }
     }
 }
-
-/// Readable errno text.
-enum SystemErrorText {
-    static func describe(_ code: Int32) -> String {
-        #if canImport(Glibc)
-            return String(cString: strerror(code)) + " (errno \(code))"
-        #else
-            return "errno \(code)"
-        #endif
-    }
-}
-
-#if canImport(Glibc)
-    import Glibc
-#endif

@@ -135,3 +135,39 @@ import Testing
         #expect(phone.applied == 0)
     }
 }
+
+@Suite struct RecoveryTests {
+    let phoneKey = StaticKeyPair.generate()
+    let wearableKey = StaticKeyPair.generate()
+    let start = ContinuousClock.now
+
+    @Test func aPeerThatLostItsStateGetsASnapshotNotAGap() throws {
+        // The phone's log was acknowledged through 30 and trimmed; the wearable was wiped.
+        var phone = DurableSide(epoch: 5)
+        phone.acknowledged = 30
+        var wearable = DurableSide(epoch: 6)
+        var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
+        _ = perform(pair.phone.start(), on: &pair.phone, state: &phone)
+        let hello = perform(pair.wearable.start(), on: &pair.wearable, state: &wearable).frames
+        let result = perform(pair.phone.receive(hello[0], at: start), on: &pair.phone, state: &phone)
+        #expect(result.failures == [.peerNeedsSnapshot(peerHas: 0, logStartsAfter: 30)])
+    }
+
+    @Test func aDuplicateIsIgnoredButAcknowledgedAgain() throws {
+        // With cursors exchanged in the hellos a correct peer never resends an applied
+        // entry; one that does gets an acknowledgement, not a second application.
+        var cursor = InboundCursor(appliedThrough: 4)
+        #expect(try cursor.disposition(of: 3) == .duplicate)
+        #expect(!cursor.acknowledgementDue)
+        cursor.duplicateReceived()
+        #expect(cursor.acknowledgementDue)
+        #expect(try cursor.disposition(of: 5) == .apply)
+        #expect(throws: LinkFailure.self) { try cursor.disposition(of: 7) }
+    }
+
+    @Test func anAcknowledgementBeyondTheLogIsAViolation() {
+        var log = OutboundLog<Int>(window: 4)
+        _ = log.append(1)
+        #expect(throws: LinkFailure.self) { try log.acknowledge(through: 2) }
+    }
+}

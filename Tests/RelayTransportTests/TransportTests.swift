@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import RelayCore
 import RelayLink
+import RelaySystem
 import RelayTestSupport
 import RelayTransport
 import RelayWire
@@ -115,7 +116,7 @@ final class TemporaryDirectory: Sendable {
 
     init() throws {
         var template = Array((NSTemporaryDirectory() + "/relay-test-XXXXXX").utf8CString)
-        guard let created = mkdtemp(&template) else { throw TransportError.system(call: "mkdtemp", errno: errno) }
+        guard let created = mkdtemp(&template) else { throw TransportError.system(SystemError(call: "mkdtemp", code: errno)) }
         path = String(cString: created)
     }
 

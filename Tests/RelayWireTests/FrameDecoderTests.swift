@@ -83,8 +83,8 @@ import Testing
 
     @Test func encoderRefusesWhatTheDecoderWouldRefuse() {
         #expect(throws: FrameError.empty) { try FrameFormat.encode(Data()) }
-        #expect(throws: FrameError.oversized(length: 8193, maximum: 8192)) {
-            try FrameFormat.encode(Data(count: 8193))
+        #expect(throws: FrameError.oversized(length: 16_385, maximum: 16_384)) {
+            try FrameFormat.encode(Data(count: 16_385))
         }
     }
 }

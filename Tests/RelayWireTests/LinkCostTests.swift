@@ -20,3 +20,52 @@ import Testing
         }
     }
 }
+
+/// Anything the model accepts fits in one frame, so no valid change can wedge a log.
+@Suite struct FrameFitTests {
+    private func frameBytes(_ body: Relay_V1_Envelope.OneOf_Body) throws -> Int {
+        let envelope = Relay_V1_Envelope.with { $0.seq = .max; $0.ack = .max; $0.body = body }
+        let payload: Data = try envelope.serializedBytes()
+        return payload.count + LinkCost.noiseTagBytes
+    }
+
+    private static func text(_ bytes: Int) -> String { String(repeating: "ж", count: bytes / 2) }
+
+    @Test func aNotificationAtTheModelsLimitsFits() throws {
+        let content = NotificationContent(
+            title: Self.text(ModelLimits.titleBytes), subtitle: Self.text(ModelLimits.titleBytes),
+            body: Self.text(ModelLimits.bodyBytes), badge: Int(Int32.max), sound: .named(Self.text(ModelLimits.identifierBytes)),
+            interruptionLevel: .critical, summaryArgument: Self.text(ModelLimits.titleBytes), summaryArgumentCount: Int(Int32.max))
+        try content.validate(as: "content")
+        let attachments = (0..<ModelLimits.attachments).map { index in
+            Relay_V1_AttachmentRef.with {
+                $0.identifier = String(index) + Self.text(ModelLimits.identifierBytes - 2)
+                $0.type = "image/png"; $0.sha256 = Data(count: 32); $0.size = .max
+            }
+        }
+        let upsert = Relay_V1_Envelope.OneOf_Body.change(.with { $0.upsert = .with {
+            $0.key = .max; $0.revision = .max; $0.appKey = .max; $0.mayAlert = true; $0.deliveredAt = .max
+            $0.content = Relay_V1_Content(content, categoryKey: .max, threadKey: .max, attachments: attachments)
+        } })
+        let bytes = try frameBytes(upsert)
+        #expect(bytes <= FrameFormat.defaultMaximumLength, "\(bytes) bytes")
+    }
+
+    @Test func aCategoryAtTheModelsLimitsFits() throws {
+        let longest = PluralizedText(forms: Dictionary(uniqueKeysWithValues: PluralCategory.allCases.map { ($0, Self.text(ModelLimits.placeholderBytes)) }))
+        let actions = (0..<ModelLimits.actionsPerCategory).map { index in
+            NotificationAction(
+                identifier: String(index) + Self.text(ModelLimits.actionIdentifierBytes - 2), title: Self.text(ModelLimits.actionTextBytes),
+                options: [.authenticationRequired, .destructive, .foreground],
+                textInput: TextInputOptions(
+                    buttonTitle: Self.text(ModelLimits.actionTextBytes), placeholder: Self.text(ModelLimits.actionTextBytes),
+                    suggestedReplies: Array(repeating: Self.text(ModelLimits.actionTextBytes), count: ModelLimits.suggestedReplies)))
+        }
+        let category = NotificationCategory(
+            identifier: "c", actions: actions, hiddenPreviewsBodyPlaceholder: longest, categorySummaryFormat: longest,
+            options: [.customDismissAction, .hiddenPreviewsShowTitle, .hiddenPreviewsShowSubtitle])
+        try category.validate(as: "category")
+        let bytes = try frameBytes(.change(.with { $0.categoryUpsert = .with { $0.appKey = .max; $0.category = Relay_V1_Category(category, key: .max) } }))
+        #expect(bytes <= FrameFormat.defaultMaximumLength, "\(bytes) bytes")
+    }
+}

@@ -30,10 +30,11 @@ import Testing
             } }),
             .change(.with { $0.remove = .with { $0.key = 77; $0.revision = 4; $0.reason = .dismissedOnWearable } }),
             .change(.with { $0.appInfo = .with { $0.key = 2; $0.name = "Social" } }),
-            .change(.with { $0.categories = .with {
+            .change(.with { $0.categoryUpsert = .with {
                 $0.appKey = 2
-                $0.categories = SeedExamples.categories.values.enumerated().map { Relay_V1_Category($1, key: UInt32($0 + 1)) }
+                $0.category = Relay_V1_Category(SeedExamples.videoCategory, key: 3)
             } }),
+            .change(.with { $0.categoryRemove = .with { $0.key = 3 } }),
             .change(.with { $0.scheduleUpsert = .with {
                 $0.key = 90; $0.revision = 1; $0.content = Relay_V1_Content(SeedExamples.scheduled[5].content)
                 $0.trigger = (try? Relay_V1_Trigger(SeedExamples.scheduled[5].trigger ?? .push)) ?? Relay_V1_Trigger()

@@ -14,12 +14,15 @@ public enum ModelLimits {
     public static let attachments = 10
     /// An attachment's URL.
     public static let urlBytes = 1024
+    /// An action's identifier: it travels with every category and every response.
+    public static let actionIdentifierBytes = 64
     /// Actions in one category.
     public static let actionsPerCategory = 10
     /// An action's title, a text input's button title or placeholder, a suggested reply.
     public static let actionTextBytes = 128
-    /// Suggested replies on one text-input action.
-    public static let suggestedReplies = 10
+    /// Suggested replies on one text-input action: a small screen shows a handful, and it
+    /// keeps a whole category within one link frame.
+    public static let suggestedReplies = 6
     /// Each form of a placeholder or summary format.
     public static let placeholderBytes = 256
     /// The text a user sends with a text-input action.

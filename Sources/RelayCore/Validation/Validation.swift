@@ -153,6 +153,7 @@ extension NotificationCategory: Validatable {
         for (index, action) in actions.enumerated() {
             let path = "\(field).actions[\(index)]"
             checks.identifier(action.identifier, "\(path).identifier")
+            checks.text(action.identifier, "\(path).identifier", limit: ModelLimits.actionIdentifierBytes)
             if action.identifier == ResponseAction.defaultIdentifier
                 || action.identifier == ResponseAction.dismissIdentifier
             {

@@ -112,6 +112,11 @@ public struct InboundCursor: Sendable, Hashable {
         acknowledgementDue = true
     }
 
+    /// An entry arrived again (the peer did not get the acknowledgement): acknowledge anew.
+    public mutating func duplicateReceived() {
+        acknowledgementDue = true
+    }
+
     /// Notes that an envelope carrying the acknowledgement went out.
     public mutating func acknowledged() {
         acknowledgementDue = false

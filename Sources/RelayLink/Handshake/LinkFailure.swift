@@ -23,6 +23,9 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case protocolViolation(String)
     /// The framing broke (oversized, empty or truncated frame).
     case framing(FrameError)
+    /// The peer lost its state: it lacks entries this side already deleted as
+    /// acknowledged. The owner must start a new log epoch with a snapshot, then reconnect.
+    case peerNeedsSnapshot(peerHas: UInt64, logStartsAfter: UInt64)
     /// Nothing was heard from the peer within the dead-link timeout.
     case peerSilent(seconds: Double)
     /// The peer closed the connection, or reported an error before closing.
@@ -56,6 +59,9 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
             return "protocol violation: \(what)"
         case .framing(let error):
             return "framing error: \(error)"
+        case .peerNeedsSnapshot(let peerHas, let start):
+            return "the peer has entries only through \(peerHas), but the log was trimmed through \(start) "
+                + "(the peer lost its state); resending a full snapshot"
         case .peerSilent(let seconds):
             return "nothing heard from the peer for \(seconds) s; the link is dead"
         case .peerClosed(let reason):

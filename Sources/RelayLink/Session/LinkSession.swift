@@ -102,7 +102,11 @@ public struct LinkSession: ~Copyable {
             return fail(.protocolViolation("a frame did not decode as an envelope"))
         }
         liveness.heard(at: now)
-        guard let body = envelope.body else { return acknowledge(envelope.ack) }
+        guard let body = envelope.body else {
+            // An acknowledgement only, or a message kind this version does not know.
+            guard peerHelloReceived else { return fail(.protocolViolation("a message before the peer's hello")) }
+            return acknowledge(envelope.ack)
+        }
 
         if case .hello(let hello) = body {
             return receiveHello(hello, ack: envelope.ack)
@@ -124,7 +128,7 @@ public struct LinkSession: ~Copyable {
             do {
                 switch try logs.inbound.disposition(of: envelope.seq) {
                 case .apply: actions.append(.deliver(seq: envelope.seq, body: body))
-                case .duplicate: break
+                case .duplicate: logs.inbound.duplicateReceived()
                 }
             } catch {
                 return actions + fail(error)
@@ -159,6 +163,11 @@ public struct LinkSession: ~Copyable {
             actions.append(.peerLogReset(epoch: hello.logEpoch))
         }
         let peerHas = hello.receivedEpoch == logs.ownEpoch ? hello.receivedThrough : 0
+        // Entries the peer lacks but this side already deleted as acknowledged cannot be
+        // resent: the peer lost its state. Only a new log epoch (a snapshot) can help.
+        guard peerHas >= logs.outbound.acknowledgedThrough else {
+            return actions + fail(.peerNeedsSnapshot(peerHas: peerHas, logStartsAfter: logs.outbound.acknowledgedThrough))
+        }
         do {
             try logs.outbound.resume(peerReceivedThrough: peerHas)
         } catch {
@@ -250,7 +259,9 @@ public struct LinkSession: ~Copyable {
     private mutating func seal(_ body: Relay_V1_Envelope.OneOf_Body?, seq: UInt64) -> [Action] {
         var envelope = Relay_V1_Envelope()
         envelope.seq = seq
-        envelope.ack = logs.inbound.appliedThrough
+        // Until the peer's hello arrives this side may still count in the peer's previous
+        // log epoch, so it acknowledges nothing.
+        envelope.ack = peerHelloReceived ? logs.inbound.appliedThrough : 0
         envelope.body = body
         do {
             let plaintext: Data = try envelope.serializedBytes()

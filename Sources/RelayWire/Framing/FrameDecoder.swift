@@ -66,8 +66,9 @@ public struct FrameDecoder: Sendable {
 public enum FrameFormat {
     /// The length prefix: two bytes, big-endian.
     public static let headerLength = 2
-    /// Large enough for a Noise message carrying a 4 KiB attachment chunk and its envelope.
-    public static let defaultMaximumLength = 8192
+    /// Large enough for a notification at the model's limits and a category with all its
+    /// actions; an RFCOMM link carries it in about 0.2 s.
+    public static let defaultMaximumLength = 16_384
 
     /// Prefixes a payload with its length.
     public static func encode(_ payload: Data, maximumLength: Int = defaultMaximumLength) throws(FrameError) -> Data {

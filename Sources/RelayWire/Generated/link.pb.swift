@@ -450,12 +450,12 @@ public nonisolated struct Relay_V1_Change: Sendable {
     set {kind = .remove(newValue)}
   }
 
-  public var categories: Relay_V1_CategorySet {
+  public var categoryUpsert: Relay_V1_CategoryUpsert {
     get {
-      if case .categories(let v)? = kind {return v}
-      return Relay_V1_CategorySet()
+      if case .categoryUpsert(let v)? = kind {return v}
+      return Relay_V1_CategoryUpsert()
     }
-    set {kind = .categories(newValue)}
+    set {kind = .categoryUpsert(newValue)}
   }
 
   public var scheduleUpsert: Relay_V1_ScheduleUpsert {
@@ -506,18 +506,27 @@ public nonisolated struct Relay_V1_Change: Sendable {
     set {kind = .appInfo(newValue)}
   }
 
+  public var categoryRemove: Relay_V1_CategoryRemove {
+    get {
+      if case .categoryRemove(let v)? = kind {return v}
+      return Relay_V1_CategoryRemove()
+    }
+    set {kind = .categoryRemove(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
     case upsert(Relay_V1_Upsert)
     case remove(Relay_V1_Remove)
-    case categories(Relay_V1_CategorySet)
+    case categoryUpsert(Relay_V1_CategoryUpsert)
     case scheduleUpsert(Relay_V1_ScheduleUpsert)
     case scheduleRemove(Relay_V1_ScheduleRemove)
     case snapshotBegin(Relay_V1_SnapshotBegin)
     case snapshotEnd(Relay_V1_SnapshotEnd)
     case settings(Relay_V1_Settings)
     case appInfo(Relay_V1_AppInfo)
+    case categoryRemove(Relay_V1_CategoryRemove)
 
   }
 
@@ -609,7 +618,8 @@ public nonisolated struct Relay_V1_Content: Sendable {
   /// The category's key within the app's CategorySet; 0 for none.
   public var categoryKey: UInt32 = 0
 
-  /// Equal keys mean the same thread; 0 for none.
+  /// Equal keys mean the same thread; 0 for none. Thread keys are assigned per (app,
+  /// thread identifier) from one counter for all apps.
   public var threadKey: UInt32 = 0
 
   public var attachments: [Relay_V1_AttachmentRef] = []
@@ -681,15 +691,38 @@ public nonisolated struct Relay_V1_AppInfo: Sendable {
   public init() {}
 }
 
-/// Replaces all of one app's categories.
-public nonisolated struct Relay_V1_CategorySet: Sendable {
+/// Creates or replaces one category. Categories travel one per change so that each fits
+/// in a frame whatever the app declares.
+public nonisolated struct Relay_V1_CategoryUpsert: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   public var appKey: UInt32 = 0
 
-  public var categories: [Relay_V1_Category] = []
+  public var category: Relay_V1_Category {
+    get {_category ?? Relay_V1_Category()}
+    set {_category = newValue}
+  }
+  /// Returns true if `category` has been explicitly set.
+  public var hasCategory: Bool {self._category != nil}
+  /// Clears the value of `category`. Subsequent reads from it will return its default value.
+  public mutating func clearCategory() {self._category = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _category: Relay_V1_Category? = nil
+}
+
+/// Removes a category the app no longer declares.
+public nonisolated struct Relay_V1_CategoryRemove: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var key: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -701,7 +734,8 @@ public nonisolated struct Relay_V1_Category: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// What Content.category_key refers to, unique within the app.
+  /// What Content.category_key refers to. The phone assigns category keys from one
+  /// counter for all apps, so a key names one category of one app.
   public var key: UInt32 = 0
 
   public var actions: [Relay_V1_Action] = []
@@ -800,7 +834,8 @@ public nonisolated struct Relay_V1_ScheduleUpsert: @unchecked Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// The phone's key for the scheduled request.
+  /// The phone's key for the scheduled request; scheduled requests have their own key
+  /// space, separate from notification keys.
   public var key: UInt64 {
     get {_storage._key}
     set {_uniqueStorage()._key = newValue}
@@ -1605,7 +1640,7 @@ nonisolated extension Relay_V1_Capabilities: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Change"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}upsert\0\u{1}remove\0\u{1}categories\0\u{3}schedule_upsert\0\u{3}schedule_remove\0\u{3}snapshot_begin\0\u{3}snapshot_end\0\u{1}settings\0\u{3}app_info\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}upsert\0\u{1}remove\0\u{3}category_upsert\0\u{3}schedule_upsert\0\u{3}schedule_remove\0\u{3}snapshot_begin\0\u{3}snapshot_end\0\u{1}settings\0\u{3}app_info\0\u{3}category_remove\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1640,16 +1675,16 @@ nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Mes
         }
       }()
       case 3: try {
-        var v: Relay_V1_CategorySet?
+        var v: Relay_V1_CategoryUpsert?
         var hadOneofValue = false
         if let current = self.kind {
           hadOneofValue = true
-          if case .categories(let m) = current {v = m}
+          if case .categoryUpsert(let m) = current {v = m}
         }
         try decoder.decodeSingularMessageField(value: &v)
         if let v = v {
           if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.kind = .categories(v)
+          self.kind = .categoryUpsert(v)
         }
       }()
       case 4: try {
@@ -1730,6 +1765,19 @@ nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Mes
           self.kind = .appInfo(v)
         }
       }()
+      case 10: try {
+        var v: Relay_V1_CategoryRemove?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .categoryRemove(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .categoryRemove(v)
+        }
+      }()
       default: break
       }
     }
@@ -1749,8 +1797,8 @@ nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Mes
       guard case .remove(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
     }()
-    case .categories?: try {
-      guard case .categories(let v)? = self.kind else { preconditionFailure() }
+    case .categoryUpsert?: try {
+      guard case .categoryUpsert(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     }()
     case .scheduleUpsert?: try {
@@ -1776,6 +1824,10 @@ nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Mes
     case .appInfo?: try {
       guard case .appInfo(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    }()
+    case .categoryRemove?: try {
+      guard case .categoryRemove(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
     }()
     case nil: break
     }
@@ -2103,9 +2155,9 @@ nonisolated extension Relay_V1_AppInfo: SwiftProtobuf.Message, SwiftProtobuf._Me
   }
 }
 
-nonisolated extension Relay_V1_CategorySet: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CategorySet"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_key\0\u{1}categories\0")
+nonisolated extension Relay_V1_CategoryUpsert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CategoryUpsert"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_key\0\u{1}category\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2114,25 +2166,59 @@ nonisolated extension Relay_V1_CategorySet: SwiftProtobuf.Message, SwiftProtobuf
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt32Field(value: &self.appKey) }()
-      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.categories) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._category) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.appKey != 0 {
       try visitor.visitSingularUInt32Field(value: self.appKey, fieldNumber: 1)
     }
-    if !self.categories.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.categories, fieldNumber: 2)
+    try { if let v = self._category {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Relay_V1_CategoryUpsert, rhs: Relay_V1_CategoryUpsert) -> Bool {
+    if lhs.appKey != rhs.appKey {return false}
+    if lhs._category != rhs._category {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Relay_V1_CategoryRemove: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CategoryRemove"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.key) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.key != 0 {
+      try visitor.visitSingularUInt32Field(value: self.key, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Relay_V1_CategorySet, rhs: Relay_V1_CategorySet) -> Bool {
-    if lhs.appKey != rhs.appKey {return false}
-    if lhs.categories != rhs.categories {return false}
+  public static func ==(lhs: Relay_V1_CategoryRemove, rhs: Relay_V1_CategoryRemove) -> Bool {
+    if lhs.key != rhs.key {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2313,7 +2399,7 @@ nonisolated extension Relay_V1_PluralText: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Relay_V1_ScheduleUpsert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ScheduleUpsert"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{2}\u{2}content\0\u{1}trigger\0\u{3}scheduled_at\0\u{3}time_zone\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{2}\u{2}content\0\u{1}trigger\0\u{3}scheduled_at\0\u{3}time_zone\0\u{c}\u{4}\u{1}")
 
   fileprivate class _StorageClass {
     var _key: UInt64 = 0

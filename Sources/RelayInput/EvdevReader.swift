@@ -1,0 +1,108 @@
+import CRelayShim
+import Glibc
+public import RelaySystem
+
+/// Reads key events from evdev devices (`/dev/input/eventN`) or any descriptors carrying
+/// `struct input_event` records (a pipe in tests, injected input in loopback mode).
+///
+/// Not `Sendable`: it keeps per-descriptor decoding state; one task owns it.
+public final class EvdevReader {
+    private struct Source {
+        let descriptor: Int32
+        let name: String
+        var decoder: InputEventDecoder
+        var open = true
+    }
+
+    private var sources: [Source]
+    private var interpreter: KeyEventInterpreter
+    private let ownsDescriptors: Bool
+
+    /// Opens devices by path (read-only, close-on-exec).
+    public convenience init(paths: [String], keyMap: KeyMap = .standard, layout: InputEventLayout = .native) throws(SystemError) {
+        var descriptors: [Int32] = []
+        for path in paths {
+            do {
+                descriptors.append(try SystemError.retrying("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) })
+            } catch {
+                descriptors.forEach { _ = close($0) }
+                throw error
+            }
+        }
+        self.init(descriptors: descriptors, keyMap: keyMap, layout: layout, owning: true, names: paths)
+    }
+
+    /// Reads from descriptors the caller keeps open and closes.
+    public convenience init(descriptors: [Int32], keyMap: KeyMap = .standard, layout: InputEventLayout = .native) {
+        self.init(descriptors: descriptors, keyMap: keyMap, layout: layout, owning: false, names: descriptors.map { "fd \($0)" })
+    }
+
+    private init(descriptors: [Int32], keyMap: KeyMap, layout: InputEventLayout, owning: Bool, names: [String]) {
+        sources = zip(descriptors, names).map { Source(descriptor: $0, name: $1, decoder: InputEventDecoder(layout: layout)) }
+        interpreter = KeyEventInterpreter(keyMap: keyMap)
+        ownsDescriptors = owning
+    }
+
+    deinit {
+        if ownsDescriptors { sources.forEach { _ = close($0.descriptor) } }
+    }
+
+    /// The descriptors, for an event loop that polls them itself.
+    public var descriptors: [Int32] { sources.map(\.descriptor) }
+
+    /// Whether every source has reached its end (a pipe's writer closed it).
+    public var isAtEnd: Bool { sources.allSatisfy { !$0.open } }
+
+    /// An evdev device's name (`gpio-keys`), or `nil` when the descriptor is not an input device.
+    public static func deviceName(of descriptor: Int32) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let length = buffer.withUnsafeMutableBytes { raw in
+            relay_ioctl_pointer(descriptor, relay_eviocgname(raw.count), raw.baseAddress)
+        }
+        guard length > 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(length)).prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: for ever, 0: not at all) for input, then returns
+    /// the key events of everything readable. Returns an empty array on timeout or at the end.
+    public func read(timeoutMilliseconds: Int32) throws(SystemError) -> [KeyEvent] {
+        var keys: [KeyEvent] = []
+        var timeout = timeoutMilliseconds
+        while !isAtEnd {
+            let ready = try poll(timeout: timeout)
+            guard !ready.isEmpty else { break }
+            for index in ready { keys += try readOnce(index) }
+            // Drain whatever else is already there without waiting again.
+            timeout = 0
+        }
+        return keys
+    }
+
+    /// The indices of open sources with data (or an end) to read.
+    private func poll(timeout: Int32) throws(SystemError) -> [Int] {
+        let open = sources.indices.filter { sources[$0].open }
+        var descriptors = open.map { pollfd(fd: sources[$0].descriptor, events: Int16(POLLIN), revents: 0) }
+        let count = try SystemError.retrying("poll") { Glibc.poll(&descriptors, nfds_t(descriptors.count), timeout) }
+        guard count > 0 else { return [] }
+        return zip(open, descriptors).compactMap { index, descriptor in descriptor.revents != 0 ? index : nil }
+    }
+
+    /// One read from a ready source: at most one buffer, so a busy source cannot starve others.
+    private func readOnce(_ index: Int) throws(SystemError) -> [KeyEvent] {
+        var buffer = [UInt8](repeating: 0, count: 64 * sources[index].decoder.layout.recordSize)
+        let descriptor = sources[index].descriptor
+        let name = sources[index].name
+        // Array's closure methods rethrow untyped errors, so the typed error travels in a Result.
+        let count = try buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(SystemError) in
+                try SystemError.retrying("read(\(name))") { Glibc.read(descriptor, raw.baseAddress, raw.count) }
+            }
+        }.get()
+        guard count > 0 else {
+            sources[index].open = false
+            return []
+        }
+        let events = buffer.withUnsafeBytes { sources[index].decoder.decode(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+        return interpreter.interpret(events)
+    }
+}

@@ -1,0 +1,54 @@
+import RelayDisplay
+import RelayText
+
+extension ScreenRenderer {
+    /// The watch face: link state at the top, the clock and date in the middle, unread count at
+    /// the bottom.
+    func drawIdle(_ face: ScreenModel.IdleFace, into canvas: inout Canvas) {
+        let caption = metrics.caption
+        // Link state: a coloured dot and a word, centred.
+        let connected = face.link == .connected
+        let label = connected ? "Connected" : "Out of range"
+        let dot = metrics.px(4)
+        let gap = metrics.px(6)
+        let labelWidth = typesetter.width(of: label, style: caption)
+        let statusTop = metrics.px(14)
+        let statusX = (metrics.width - (2 * dot + gap + labelWidth)) / 2
+        canvas.fillCircle(centerX: statusX + dot, centerY: statusTop + lineHeight(caption) / 2 + metrics.px(1), radius: dot,
+                          color: connected ? theme.connected : theme.disconnected)
+        line(label, style: caption, x: statusX + 2 * dot + gap, top: statusTop, maxWidth: labelWidth,
+             color: theme.secondary, into: &canvas)
+
+        // Clock and date, centred a little above the middle so the badge has room below.
+        let clock = metrics.clock
+        let clockMetrics = typesetter.metrics(clock)
+        let timeWidth = typesetter.width(of: face.time, style: clock)
+        let periodStyle = TextStyle(size: metrics.px(20), weight: .bold)
+        let periodWidth = face.period.isEmpty ? 0 : typesetter.width(of: face.period, style: periodStyle) + metrics.px(4)
+        let clockX = (metrics.width - timeWidth - periodWidth) / 2
+        let baseline = metrics.height * 47 / 100 + clockMetrics.ascent / 2
+        typesetter.draw(face.time, style: clock, x: clockX, baseline: baseline, color: theme.primary, into: &canvas)
+        if !face.period.isEmpty {
+            typesetter.draw(face.period, style: periodStyle, x: clockX + timeWidth + metrics.px(4), baseline: baseline,
+                            color: theme.secondary, into: &canvas)
+        }
+        line(face.date, style: metrics.date, x: metrics.margin, top: baseline + metrics.px(10),
+             maxWidth: metrics.contentWidth, alignment: .center, color: theme.secondary, into: &canvas)
+
+        // Unread notifications: a red pill, or a quiet line when there are none.
+        let bottom = metrics.height - metrics.px(16)
+        guard face.unread > 0 else {
+            line("No new notifications", style: caption, x: metrics.margin, top: bottom - lineHeight(caption),
+                 maxWidth: metrics.contentWidth, alignment: .center, color: theme.secondary, into: &canvas)
+            return
+        }
+        let text = face.unread == 1 ? "1 new notification" : "\(face.unread) new notifications"
+        let style = TextStyle(size: caption.size, weight: .bold)
+        let height = metrics.px(28)
+        let width = min(metrics.contentWidth, typesetter.width(of: text, style: style) + metrics.px(24))
+        let pill = Rect(x: (metrics.width - width) / 2, y: bottom - height, width: width, height: height)
+        canvas.fillRoundedRect(pill, radius: height / 2, color: theme.destructive)
+        line(text, style: style, x: pill.x + metrics.px(12), top: pill.y + (height - lineHeight(style)) / 2,
+             maxWidth: width - metrics.px(24), alignment: .center, color: theme.primary, into: &canvas)
+    }
+}

@@ -1,0 +1,42 @@
+public import RelayDisplay
+import RelayText
+
+/// Draws screen models into a canvas. Every call redraws the whole screen; presenting the canvas
+/// then writes only the pixels that differ from what the panel shows.
+///
+/// Not `Sendable`: it shares the layout's typesetter.
+public final class ScreenRenderer {
+    /// Where things go.
+    public let layout: ScreenLayout
+    /// The colours.
+    public let theme: Theme
+
+    /// Creates a renderer.
+    public init(layout: ScreenLayout, theme: Theme = .standard) {
+        self.layout = layout
+        self.theme = theme
+    }
+
+    /// Draws a state's current screen.
+    public func render(_ state: UIState, configuration: UIConfiguration, into canvas: inout Canvas) {
+        render(ScreenModel(state: state, configuration: configuration), into: &canvas)
+    }
+
+    /// Draws a screen model.
+    public func render(_ model: ScreenModel, into canvas: inout Canvas) {
+        canvas.clip = canvas.bounds
+        canvas.fill(canvas.bounds, with: theme.background)
+        switch model {
+        case .idle(let face): drawIdle(face, into: &canvas)
+        case .shortLook(let look): drawShortLook(look, into: &canvas)
+        case .longLook(let look): drawLongLook(look, into: &canvas)
+        case .textReply(let reply): drawTextReply(reply, into: &canvas)
+        case .list(let list): drawList(list, into: &canvas)
+        case .pairing(let pairing): drawPairing(pairing, into: &canvas)
+        }
+        canvas.clip = canvas.bounds
+    }
+
+    var metrics: LayoutMetrics { layout.metrics }
+    var typesetter: Typesetter { layout.typesetter }
+}

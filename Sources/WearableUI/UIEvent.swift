@@ -1,0 +1,80 @@
+public import Foundation
+public import RelayCore
+
+/// The wearable's four keys.
+public enum UIKey: String, Hashable, Sendable, CaseIterable {
+    /// Scroll up, previous item.
+    case up
+    /// Scroll down, next item.
+    case down
+    /// Open, choose, confirm.
+    case select
+    /// Go back one screen.
+    case back
+}
+
+/// Whether the phone can be reached.
+public enum LinkState: String, Hashable, Sendable {
+    /// The link to the phone is up.
+    case connected
+    /// The phone is out of range (or off); the wearable works from its replica.
+    case outOfRange
+}
+
+/// A notification as the wearable shows it: the request, the app that posted it and when it was
+/// delivered.
+public struct WearableNotification: Hashable, Sendable {
+    /// The request, whose identifier is the notification's identity.
+    public var request: NotificationRequest
+    /// The posting app's display name ("Social").
+    public var appName: String
+    /// When it was delivered.
+    public var date: Date
+
+    /// Creates a notification.
+    public init(request: NotificationRequest, appName: String, date: Date) {
+        self.request = request
+        self.appName = appName
+        self.date = date
+    }
+
+    /// The notification's identity.
+    public var identifier: String { request.identifier }
+    /// What it says.
+    public var content: NotificationContent { request.content }
+}
+
+/// Something that happened, fed to the state machine by the agent.
+public enum UIEvent: Hashable, Sendable {
+    /// A notification arrived or changed; `alert` says whether it may alert (an update in place,
+    /// a catch-up or a history sync never does).
+    case upsert(WearableNotification, alert: Bool)
+    /// A notification was removed (dismissed on the phone, withdrawn by its app).
+    case remove(identifier: String)
+    /// A key was pressed (or auto-repeated).
+    case key(UIKey)
+    /// Time passed; `now` is the current instant, read by the agent.
+    case tick(now: Date)
+    /// The link came up or went down.
+    case link(LinkState)
+    /// The posting apps' categories changed (actions, placeholders).
+    case categories([String: NotificationCategory])
+    /// The "hide previews" setting changed.
+    case previewsHidden(Bool)
+    /// Pairing started: show this 6-digit code for the user to compare.
+    case pairingCode(String)
+    /// Pairing ended (confirmed on both sides, rejected, or timed out).
+    case pairingFinished
+}
+
+/// What the agent must do after an event.
+public enum UIAction: Hashable, Sendable {
+    /// The screen changed: render the state and present it.
+    case render
+    /// Send the user's response (an action, a text reply, a dismissal) to the phone.
+    case respond(NotificationResponse)
+    /// Vibrate with the pattern of this interruption level.
+    case haptic(InterruptionLevel)
+    /// The user confirmed (`true`) or rejected (`false`) the pairing code.
+    case confirmPairing(Bool)
+}

@@ -1,0 +1,172 @@
+import Foundation
+import RelayCore
+
+/// The wearable's user interface as a state machine: events in, actions out, no I/O.
+///
+/// The agent feeds it events (notifications, keys, ticks with the current time, link changes)
+/// and carries out the actions it returns. `.render` is returned only when what the screen shows
+/// changed, so a tick that does not change the minute costs nothing. Text measurement (for the
+/// long look's scroll bounds) comes from `layout`, the same object the renderer uses, so the
+/// keys and the pixels always agree on where the buttons are.
+public struct UIStateMachine {
+    /// The current state.
+    public internal(set) var state: UIState
+    /// The fixed settings.
+    public let configuration: UIConfiguration
+    /// Where things are on the screen.
+    public let layout: ScreenLayout
+
+    /// Creates a machine in a state.
+    public init(state: UIState, configuration: UIConfiguration, layout: ScreenLayout) {
+        self.state = state
+        self.configuration = configuration
+        self.layout = layout
+    }
+
+    /// What the screen shows now.
+    public var screenModel: ScreenModel {
+        ScreenModel(state: state, configuration: configuration)
+    }
+
+    /// Applies an event and returns what to do, `.render` last when the screen changed.
+    public mutating func handle(_ event: UIEvent) -> [UIAction] {
+        let before = screenModel
+        var actions: [UIAction] = []
+        switch event {
+        case .upsert(let notification, let alert):
+            actions += upsert(notification, alert: alert)
+        case .remove(let identifier):
+            remove(identifier)
+        case .key(let key):
+            actions += press(key)
+        case .tick(let now):
+            state.now = now
+            expireShortLook()
+        case .link(let link):
+            state.link = link
+        case .categories(let categories):
+            state.categories = categories
+            clampPositions()
+        case .previewsHidden(let hidden):
+            state.previewsHidden = hidden
+        case .pairingCode(let code):
+            removeScreens { if case .pairing = $0 { true } else { false } }
+            push(.pairing(PairingPosition(code: code)))
+        case .pairingFinished:
+            removeScreens { if case .pairing = $0 { true } else { false } }
+        }
+        if screenModel != before { actions.append(.render) }
+        return actions
+    }
+
+    // MARK: Notifications
+
+    private mutating func upsert(_ notification: WearableNotification, alert: Bool) -> [UIAction] {
+        // Silent (background) content is never shown; an update that makes a notification silent
+        // removes it.
+        guard !notification.content.isSilent else {
+            remove(notification.identifier)
+            return []
+        }
+        if let index = state.notifications.firstIndex(where: { $0.identifier == notification.identifier }) {
+            // An update in place never alerts, whatever the sender said: the user has been told.
+            state.notifications[index] = notification
+            clampPositions()
+            return []
+        }
+        // Newest first; of two delivered in the same instant, the one that arrived later leads.
+        let position = state.notifications.firstIndex { $0.date <= notification.date } ?? state.notifications.count
+        state.notifications.insert(notification, at: position)
+        state.unread.insert(notification.identifier)
+        clampPositions()
+        let level = notification.content.interruptionLevel
+        guard alert, level != .passive else { return [] }
+        // A short look replaces a short look; the screen beneath stays for Back. A pairing code
+        // is never covered: the user is comparing it with the phone's.
+        if case .pairing = state.screen { return [.haptic(level)] }
+        if case .shortLook = state.screen {
+            state.screen = .shortLook(identifier: notification.identifier, shownAt: state.now)
+        } else {
+            push(.shortLook(identifier: notification.identifier, shownAt: state.now))
+        }
+        return [.haptic(level)]
+    }
+
+    /// Forgets a notification and every screen about it.
+    mutating func remove(_ identifier: String) {
+        state.notifications.removeAll { $0.identifier == identifier }
+        state.unread.remove(identifier)
+        removeScreens { $0.notificationIdentifier == identifier }
+        clampPositions()
+    }
+
+    private mutating func expireShortLook() {
+        guard case .shortLook(_, let shownAt) = state.screen,
+              state.now.timeIntervalSince(shownAt) >= configuration.shortLookDuration
+        else { return }
+        pop()
+    }
+
+    // MARK: Navigation
+
+    mutating func push(_ screen: Screen) {
+        state.backStack.append(state.screen)
+        state.screen = screen
+    }
+
+    mutating func pop() {
+        state.screen = state.backStack.popLast() ?? .idle
+    }
+
+    /// Takes screens out of the navigation, wherever they are; the watch face stays.
+    mutating func removeScreens(where shouldRemove: (Screen) -> Bool) {
+        state.backStack.removeAll { $0 != .idle && shouldRemove($0) }
+        while state.screen != .idle, shouldRemove(state.screen) { pop() }
+    }
+
+    /// Keeps list selections within their lists and drops list screens that became empty, after
+    /// notifications came or went.
+    mutating func clampPositions() {
+        let groups = state.groups
+        func clamp(_ screen: Screen) -> Screen? {
+            switch screen {
+            case .list(let selection):
+                return groups.isEmpty ? nil : .list(selection: min(selection, groups.count - 1))
+            case .thread(let thread, let selection):
+                let count = groups.first { $0.thread == thread }?.notifications.count ?? 0
+                return count == 0 ? nil : .thread(identifier: thread, selection: min(selection, count - 1))
+            case .longLook(var position):
+                guard let notification = state.notification(position.identifier) else { return nil }
+                if let focus = position.focus { position.focus = min(focus, state.buttons(of: notification).count - 1) }
+                position.scroll = min(position.scroll, layout.longLookGeometry(notification, state: state).maxScroll)
+                return .longLook(position)
+            case .textReply(let identifier, let action, let selection):
+                let count = replies(identifier, action).count
+                return count == 0 ? nil : .textReply(identifier: identifier, action: action, selection: min(selection, count - 1))
+            default:
+                return screen
+            }
+        }
+        state.backStack = state.backStack.compactMap(clamp)
+        while state.screen != .idle {
+            guard let clamped = clamp(state.screen) else {
+                pop()
+                continue
+            }
+            state.screen = clamped
+            break
+        }
+    }
+
+    /// The suggested replies of a notification's text-input action.
+    func replies(_ identifier: String, _ action: String) -> [String] {
+        guard let notification = state.notification(identifier) else { return [] }
+        return state.categories[notification.content.categoryIdentifier]?.action(withIdentifier: action)?
+            .textInput?.suggestedReplies ?? []
+    }
+
+    /// A response stamped with the current time.
+    func response(_ identifier: String, _ action: ResponseAction, text: String? = nil) -> UIAction {
+        .respond(NotificationResponse(notificationIdentifier: identifier, action: action, userText: text, date: state.now))
+    }
+}

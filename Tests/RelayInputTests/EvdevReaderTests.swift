@@ -1,0 +1,57 @@
+import Glibc
+import RelayInput
+import Testing
+import RelaySystem
+
+/// The real reader, on a pipe carrying `struct input_event` records.
+@Suite struct EvdevReaderTests {
+    @Test func keysWrittenIntoAPipeAreRead() throws {
+        let pipe = try EventPipe()
+        let reader = EvdevReader(descriptors: [pipe.readEnd])
+        pipe.key(108, 1)
+        pipe.key(108, 0)
+        pipe.key(28, 1)
+        #expect(try reader.read(timeoutMilliseconds: 1000) == [
+            KeyEvent(key: .down, phase: .press, code: 108), KeyEvent(key: .down, phase: .release, code: 108),
+            KeyEvent(key: .select, phase: .press, code: 28),
+        ])
+        #expect(try reader.read(timeoutMilliseconds: 0) == [])
+    }
+
+    @Test func aRecordSplitAcrossWritesIsReadWhole() throws {
+        let pipe = try EventPipe()
+        let reader = EvdevReader(descriptors: [pipe.readEnd])
+        let record = pipe.layout.encode(InputEvent(type: InputEvent.key, code: 103, value: 1))
+        pipe.write(Array(record.prefix(7)))
+        #expect(try reader.read(timeoutMilliseconds: 1000) == [])
+        pipe.write(Array(record.dropFirst(7)))
+        #expect(try reader.read(timeoutMilliseconds: 1000) == [KeyEvent(key: .up, phase: .press, code: 103)])
+    }
+
+    @Test func severalSourcesAreReadTogether() throws {
+        let buttons = try EventPipe(), keyboard = try EventPipe()
+        let reader = EvdevReader(descriptors: [buttons.readEnd, keyboard.readEnd])
+        buttons.key(103, 1)
+        keyboard.key(1, 1)
+        let keys = try reader.read(timeoutMilliseconds: 1000)
+        #expect(Set(keys) == [KeyEvent(key: .up, phase: .press, code: 103), KeyEvent(key: .back, phase: .press, code: 1)])
+    }
+
+    @Test func theEndOfEveryStreamIsReported() throws {
+        let pipe = try EventPipe()
+        let reader = EvdevReader(descriptors: [pipe.readEnd])
+        pipe.key(28, 1)
+        pipe.closeWriter()
+        #expect(try reader.read(timeoutMilliseconds: 1000).map(\.key) == [.select])
+        #expect(reader.isAtEnd)
+        #expect(try reader.read(timeoutMilliseconds: -1) == [])
+    }
+
+    @Test func aPipeHasNoDeviceNameAndAMissingDeviceNamesTheCall() throws {
+        let pipe = try EventPipe()
+        #expect(EvdevReader.deviceName(of: pipe.readEnd) == nil)
+        let error = #expect(throws: SystemError.self) { try EvdevReader(paths: ["/nonexistent/event7"]) }
+        #expect(error?.code == ENOENT)
+        #expect(error?.description.hasPrefix("open(/nonexistent/event7): No such file or directory") == true)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import RelayCore
+import RelayExamples
+import Testing
+import WearableUI
+
+/// Every screen, rendered from the seed examples at 240×240 and compared with its golden PNG.
+@Suite struct GoldenScreenTests {
+    /// The list's seed notifications: the "Thai Vacation" and "Work" threads and the new video.
+    private func seedList(_ machine: inout UIStateMachine) throws {
+        let video = try SeedExamples.newVideoRequest()
+        machine.handle(
+            SeedExamples.workThread.enumerated().map { index, request in
+                .upsert(delivered(request, app: "Chat", minutesAgo: Double(50 - index)), alert: false)
+            } + [
+                .upsert(delivered(SeedExamples.thaiVacationComment, minutesAgo: 20), alert: false),
+                .upsert(delivered(video, minutesAgo: 10), alert: false),
+                .upsert(delivered(SeedExamples.thaiVacationImage, minutesAgo: 3), alert: false),
+            ])
+    }
+
+    @Test func idleFace() throws {
+        var machine = try makeMachine()
+        machine.handle([
+            .upsert(delivered(SeedExamples.cyrillicMessage, app: "Messages"), alert: false),
+            .upsert(delivered(SeedExamples.emojiMessage, app: "Messages"), alert: false),
+        ])
+        try GoldenImage.check("idle-connected", machine)
+        machine.handle([.link(.outOfRange), .remove(identifier: "cyrillic-1"), .remove(identifier: "emoji-1")])
+        try GoldenImage.check("idle-out-of-range", machine)
+    }
+
+    @Test func shortLook() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
+        try GoldenImage.check("short-look", machine)
+    }
+
+    @Test func newVideoLongLookWithLikeAndComment() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest(), minutesAgo: 2), alert: true))
+        machine.press(.select)
+        try GoldenImage.check("long-look-new-video", machine)
+        machine.press(.down)
+        try GoldenImage.check("long-look-new-video-like-focused", machine)
+    }
+
+    @Test func emojiBody() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(SeedExamples.emojiMessage, app: "Messages"), alert: true))
+        machine.press(.select)
+        try GoldenImage.check("long-look-emoji", machine)
+    }
+
+    @Test func cyrillicBody() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(SeedExamples.cyrillicMessage, app: "Messages"), alert: true))
+        machine.press(.select)
+        try GoldenImage.check("long-look-cyrillic", machine)
+    }
+
+    @Test func bodyTooLongForTheScreenScrolls() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(SeedExamples.longMessage, app: "Relay"), alert: true))
+        machine.press(.select)
+        try GoldenImage.check("long-look-long-top", machine)
+        machine.press(.down, .down)
+        try GoldenImage.check("long-look-long-scrolled", machine)
+    }
+
+    @Test func textReply() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
+        machine.press(.select, .down, .down, .select, .down)
+        try GoldenImage.check("text-reply", machine)
+    }
+
+    @Test func listGroupedByThread() throws {
+        var machine = try makeMachine()
+        try seedList(&machine)
+        machine.press(.select)
+        try GoldenImage.check("list-by-thread", machine)
+    }
+
+    @Test func thaiVacationWithPreviewsHidden() throws {
+        var machine = try makeMachine(previewsHidden: true)
+        try seedList(&machine)
+        machine.press(.select)
+        try GoldenImage.check("list-previews-hidden", machine)
+        machine.feed(.upsert(delivered(SeedExamples.meetingInvite, app: "Calendar"), alert: true))
+        try GoldenImage.check("short-look-previews-hidden", machine)
+    }
+
+    @Test func pairing() throws {
+        var machine = try makeMachine()
+        machine.feed(.pairingCode("482915"))
+        try GoldenImage.check("pairing", machine)
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import RelayCore
+import RelayExamples
+import Testing
+import WearableUI
+
+/// The state machine, driven by events alone: no display, no clock.
+@Suite struct StateMachineTests {
+    @Test func anAlertingNotificationVibratesAndShowsTheShortLook() throws {
+        var machine = try makeMachine()
+        let actions = machine.handle(.upsert(delivered(SeedExamples.meetingInvite, app: "Calendar"), alert: true))
+        #expect(actions == [.haptic(.timeSensitive), .render])
+        #expect(machine.state.screen == .shortLook(identifier: "meeting-1", shownAt: referenceNow))
+        #expect(machine.state.unread == ["meeting-1"])
+    }
+
+    @Test func deliveryWithoutAlertOnlyUpdatesTheUnreadCount() throws {
+        var machine = try makeMachine()
+        #expect(machine.handle(.upsert(delivered(SeedExamples.cyrillicMessage), alert: false)) == [.render])
+        #expect(machine.state.screen == .idle)
+        // Passive notifications never interrupt, even when allowed to alert.
+        var passive = SeedExamples.emojiMessage
+        passive.content.interruptionLevel = .passive
+        #expect(machine.handle(.upsert(delivered(passive), alert: true)) == [.render])
+        #expect(machine.state.screen == .idle)
+    }
+
+    @Test func anUpdateInPlaceNeverAlertsAgain() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(SeedExamples.meetingInvite), alert: true))
+        machine.press(.back)
+        var update = SeedExamples.meetingInvite
+        update.content.body = "Moved to 15:00"
+        let actions = machine.handle(.upsert(delivered(update), alert: true))
+        #expect(!actions.contains(.haptic(.timeSensitive)))
+        #expect(machine.state.screen == .idle)
+        #expect(machine.state.notifications.map(\.content.body) == ["Moved to 15:00"])
+    }
+
+    @Test func silentContentIsNeverShown() throws {
+        var machine = try makeMachine()
+        let silent = NotificationRequest(identifier: "background", content: NotificationContent(userInfo: ["sync": .bool(true)]))
+        #expect(machine.handle(.upsert(delivered(silent), alert: true)) == [])
+        #expect(machine.state.notifications.isEmpty)
+    }
+
+    @Test func removingTheShownNotificationReturnsToTheScreenBeneath() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(SeedExamples.cyrillicMessage, minutesAgo: 5), alert: false))
+        machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: false))
+        machine.press(.select, .select)  // list, then the newest (New Video) long look
+        #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "new-video-1")))
+        #expect(machine.handle(.remove(identifier: "new-video-1")).contains(.render))
+        #expect(machine.state.screen == .list(selection: 0))
+        machine.feed(.remove(identifier: "cyrillic-1"))
+        #expect(machine.state.screen == .idle)
+        #expect(machine.state.backStack.isEmpty)
+    }
+
+    @Test func removingANotificationUnderTheShortLookKeepsTheShortLook() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(SeedExamples.cyrillicMessage), alert: false))
+        machine.feed(.upsert(delivered(SeedExamples.emojiMessage), alert: true))
+        machine.feed(.remove(identifier: "cyrillic-1"))
+        #expect(machine.state.screen == .shortLook(identifier: "emoji-1", shownAt: referenceNow))
+    }
+
+    @Test func theShortLookGoesAwayAfterItsTime() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(SeedExamples.emojiMessage), alert: true))
+        #expect(machine.handle(.tick(now: referenceNow.addingTimeInterval(5))) == [])
+        #expect(machine.handle(.tick(now: referenceNow.addingTimeInterval(8))) == [.render])
+        #expect(machine.state.screen == .idle)
+    }
+
+    @Test func ticksRedrawOnlyWhenTheMinuteChanges() throws {
+        var machine = try makeMachine()
+        #expect(machine.handle(.tick(now: referenceNow.addingTimeInterval(30))) == [])
+        #expect(machine.handle(.tick(now: referenceNow.addingTimeInterval(60))) == [.render])
+        #expect(machine.handle(.link(.connected)) == [])
+        #expect(machine.handle(.link(.outOfRange)) == [.render])
+    }
+
+    @Test func downAndSelectOnTheNewVideoLongLookLikesIt() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
+        machine.press(.select)
+        let actions = machine.press(.down, .select)
+        #expect(responses(actions) == [NotificationResponse(
+            notificationIdentifier: "new-video-1", action: .custom("like-action"), date: referenceNow)])
+        #expect(machine.state.notifications.isEmpty)
+        #expect(machine.state.screen == .idle)
+    }
+
+    @Test func aTextReplyIsChosenFromTheSuggestions() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
+        machine.press(.select, .down, .down, .select)
+        #expect(machine.state.screen == .textReply(identifier: "new-video-1", action: "comment-action", selection: 0))
+        machine.press(.up, .down, .down, .down, .down)
+        #expect(machine.state.screen == .textReply(identifier: "new-video-1", action: "comment-action", selection: 2))
+        machine.press(.up)
+        machine.feed(.tick(now: referenceNow.addingTimeInterval(42)))
+        let reply = responses(machine.press(.select))
+        #expect(reply == [NotificationResponse(
+            notificationIdentifier: "new-video-1", action: .custom("comment-action"), userText: "Looks fun 😎",
+            date: referenceNow.addingTimeInterval(42))])
+    }
+
+    @Test func backFromATextReplyReturnsToTheLongLook() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
+        machine.press(.select, .down, .down, .select, .back)
+        guard case .longLook(let position) = machine.state.screen else {
+            Issue.record("expected the long look, got \(machine.state.screen)")
+            return
+        }
+        #expect(position.focus == 1)
+    }
+
+    @Test func dismissingReportsADismissal() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(SeedExamples.cyrillicMessage), alert: true))
+        machine.press(.select)
+        let actions = machine.press(.down, .select)
+        #expect(responses(actions).map(\.action) == [.dismiss])
+        #expect(machine.state.notifications.isEmpty)
+    }
+
+    @Test func scrollingStopsAtBothEndsOfALongBody() throws {
+        var machine = try makeMachine()
+        let notification = delivered(SeedExamples.longMessage)
+        machine.feed(.upsert(notification, alert: true))
+        machine.press(.select)
+        let geometry = machine.layout.longLookGeometry(notification, state: machine.state)
+        #expect(geometry.maxScroll > geometry.viewportHeight * 3)
+        machine.press(.up)
+        #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "long-1", scroll: 0)))
+
+        var scrolls: [Int] = []
+        for _ in 0..<40 {
+            machine.press(.down)
+            guard case .longLook(let position) = machine.state.screen else { break }
+            scrolls.append(position.scroll)
+        }
+        // Scrolling only ever moves forward, in steps no longer than one page, until the button
+        // (Dismiss: the message has no category) is in view and takes the focus; then it stops.
+        #expect(zip(scrolls, scrolls.dropFirst()).allSatisfy { $0 <= $1 && $1 - $0 <= geometry.viewportHeight })
+        let end = try #require(scrolls.last)
+        #expect(end <= geometry.maxScroll && geometry.isFullyVisible(button: 0, scroll: end))
+        #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "long-1", scroll: end, focus: 0)))
+
+        for _ in 0..<40 { machine.press(.up) }
+        #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "long-1", scroll: 0)))
+    }
+
+    @Test func backNavigatesFromTheLongLookThroughTheThreadToTheWatchFace() throws {
+        var machine = try makeMachine()
+        for (index, request) in SeedExamples.workThread.enumerated() {
+            machine.feed(.upsert(delivered(request, app: "Chat", minutesAgo: Double(10 - index)), alert: false))
+        }
+        machine.feed(.upsert(delivered(SeedExamples.cyrillicMessage, app: "Messages", minutesAgo: 30), alert: false))
+        machine.press(.select)
+        #expect(machine.state.screen == .list(selection: 0))
+        machine.press(.down, .down, .down)
+        #expect(machine.state.screen == .list(selection: 1))
+        machine.press(.up, .select)
+        #expect(machine.state.screen == .thread(identifier: "work", selection: 0))
+        machine.press(.down, .select)
+        #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "work-beth")))
+        #expect(!machine.state.unread.contains("work-beth"))
+        machine.press(.back)
+        #expect(machine.state.screen == .thread(identifier: "work", selection: 1))
+        machine.press(.back)
+        #expect(machine.state.screen == .list(selection: 0))
+        machine.press(.back)
+        #expect(machine.state.screen == .idle)
+        #expect(machine.press(.back) == [])
+    }
+
+    @Test func hidingPreviewsRedrawsTheListWithPlaceholders() throws {
+        var machine = try makeMachine()
+        for request in SeedExamples.thaiVacationThread.reversed() { machine.feed(.upsert(delivered(request), alert: false)) }
+        machine.press(.select)
+        #expect(machine.handle(.previewsHidden(true)) == [.render])
+        guard case .list(let list) = machine.screenModel else {
+            Issue.record("expected the list")
+            return
+        }
+        #expect(list.rows.map(\.title) == ["Thai Vacation"])
+        #expect(list.rows.map(\.detail) == ["1 Image & 1 Comment"])
+        #expect(list.rows.map(\.count) == [2])
+    }
+
+    @Test func pairingIsConfirmedOrRejectedOnce() throws {
+        var machine = try makeMachine()
+        machine.feed(.pairingCode("482915"))
+        machine.press(.down)
+        #expect(machine.press(.select) == [.confirmPairing(false), .render])
+        #expect(machine.press(.select) == [])
+        #expect(machine.handle(.pairingFinished) == [.render])
+        #expect(machine.state.screen == .idle)
+
+        machine.feed(.pairingCode("123456"))
+        #expect(machine.press(.select) == [.confirmPairing(true), .render])
+        machine.feed(.pairingCode("654321"))
+        #expect(machine.press(.back) == [.confirmPairing(false), .render])
+    }
+}
