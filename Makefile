@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 
-.PHONY: demo test build bootstrap clean
+.PHONY: demo test fuzz build bootstrap clean
 
 ## The main job: the loopback demo (for now: the model on the seed examples).
 demo: bootstrap
@@ -15,6 +15,10 @@ test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+## libFuzzer on every parser of outside input, FUZZ_SECONDS (default 30) per target.
+fuzz: bootstrap
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
 build: bootstrap
 	$(SWIFT) build
 
@@ -22,4 +26,4 @@ bootstrap:
 	bash scripts/bootstrap.sh
 
 clean:
-	rm -rf .build demo-output
+	rm -rf .build .build-fuzz demo-output Fuzz/Crashes

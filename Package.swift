@@ -112,13 +112,32 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
 
+        // MARK: Fuzz targets: replay commands normally, libFuzzer targets with -DFUZZING (make fuzz).
+        .target(name: "RelayFuzzing", path: "Fuzz/RelayFuzzing", swiftSettings: strictSwift),
+        .executableTarget(
+            name: "FuzzFrameDecoder", dependencies: ["RelayFuzzing", "RelayWire"], path: "Fuzz/FuzzFrameDecoder",
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "FuzzHandshake", dependencies: ["RelayFuzzing", "RelayLink", "RelayWire"], path: "Fuzz/FuzzHandshake",
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "FuzzEnvelope", dependencies: ["RelayFuzzing", "RelayWire", "RelayCore"], path: "Fuzz/FuzzEnvelope",
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "FuzzPushPayload", dependencies: ["RelayFuzzing", "RelayCore"], path: "Fuzz/FuzzPushPayload",
+            swiftSettings: strictSwift),
+
         // MARK: Tests.
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayExamples"], swiftSettings: strictSwift),
         .testTarget(
             name: "BridgeTests", dependencies: ["CDBus", "CBluetooth", "CFreeType", "CRelayShim"],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "RelayCtlTests", dependencies: ["relayctl", "relay-phone", "relay-wearable"],
+            name: "RelayCtlTests",
+            dependencies: [
+                "relayctl", "relay-phone", "relay-wearable",
+                "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload",
+            ],
             swiftSettings: strictSwift),
         .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),
