@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 
-.PHONY: demo test fuzz build bootstrap clean
+.PHONY: demo test fuzz bench build bootstrap clean
 
 ## The main job: the loopback demo (for now: the model on the seed examples).
 demo: bootstrap
@@ -14,6 +14,10 @@ demo: bootstrap
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## Every benchmark, in a release build; prints numbers, asserts nothing.
+bench: bootstrap
+	bash scripts/bench.sh
 
 ## libFuzzer on every parser of outside input, FUZZ_SECONDS (default 30) per target.
 fuzz: bootstrap

@@ -112,6 +112,14 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
 
+        .executableTarget(
+            name: "relay-bench",
+            dependencies: [
+                "RelayCore", "RelayExamples", "RelayWire", "RelayLink", "RelayTransport", "WearableUI",
+                "RelayTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift),
+
         // MARK: Fuzz targets: replay commands normally, libFuzzer targets with -DFUZZING (make fuzz).
         .target(name: "RelayFuzzing", path: "Fuzz/RelayFuzzing", swiftSettings: strictSwift),
         .executableTarget(

@@ -80,11 +80,13 @@ public struct HandshakeRun: ~Copyable {
 /// One side's durable state, as its database would hold it across connections and crashes.
 public struct DurableSide: Sendable {
     public var epoch: UInt64
-    public var pending: [OutboundLog<Relay_V1_Envelope.OneOf_Body>.Entry] = []
+    public var pending: ArraySlice<OutboundLog<Relay_V1_Envelope.OneOf_Body>.Entry> = []
     public var acknowledged: UInt64 = 0
     public var applied: UInt64 = 0
     public var peerEpoch: UInt64 = 0
     public var received: [UInt64] = []
+    /// The outbound window the side's sessions use.
+    public var window = 8
 
     /// A side with an empty database.
     public init(epoch: UInt64, applied: UInt64 = 0, peerEpoch: UInt64 = 0) {
@@ -97,7 +99,7 @@ public struct DurableSide: Sendable {
 
     public var logs: LinkSession.Logs {
         LinkSession.Logs(
-            outbound: OutboundLog(window: 8, pending: pending, acknowledgedThrough: acknowledged), ownEpoch: epoch,
+            outbound: OutboundLog(window: window, pending: Array(pending), acknowledgedThrough: acknowledged), ownEpoch: epoch,
             inbound: InboundCursor(appliedThrough: applied), peerEpoch: peerEpoch)
     }
 }
@@ -154,7 +156,7 @@ public func perform(_ actions: [LinkSession.Action], on session: inout LinkSessi
             session.applied(seq)
         case .message: break
         case .acknowledged(let through):
-            state.pending.removeAll { $0.seq <= through }
+            state.pending = state.pending.drop { $0.seq <= through }
             state.acknowledged = max(state.acknowledged, through)
         case .failed(let failure): failures.append(failure)
         }

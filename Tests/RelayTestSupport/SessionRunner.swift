@@ -13,13 +13,15 @@ public enum RunOutcome: Sendable, Equatable {
 
 /// Runs one side of a link over a real connection: the handshake, then the session,
 /// sending `total` entries made by `entry` and receiving the peer's, with `state` as
-/// its database. Returns when the goal is met or the connection ends.
+/// its database, and expecting `expecting` entries from the peer (by default as many as it
+/// sends). Returns when the goal is met or the connection ends.
 public func runSide(
     over connection: FramedConnection, initiator: Bool, localKey: StaticKeyPair, partnerKey: Data,
     state: inout DurableSide, sent: inout UInt64, total: UInt64,
-    entry: @escaping (UInt64) -> Relay_V1_Envelope.OneOf_Body
+    entry: @escaping (UInt64) -> Relay_V1_Envelope.OneOf_Body, expecting: UInt64? = nil
 ) async throws -> RunOutcome {
-    try await connection.run { reader, writer in
+    let expected = Int(expecting ?? total)
+    return try await connection.run { reader, writer -> RunOutcome in
         var handshake =
             initiator
             ? LinkHandshake(initiating: .session(partnerKey: partnerKey), localKey: localKey)
@@ -63,7 +65,7 @@ public func runSide(
             }
             frames += perform(session.flushAcknowledgement(), on: &session, state: &state).frames
             try await writer.write(frames)
-            if state.received.count == Int(total), state.pending.isEmpty, sent == total { return .completed }
+            if state.received.count == expected, state.pending.isEmpty, sent == total { return .completed }
             guard let next = try await reader.nextBatch() else { return .disconnected(nil) }
             batch = next
         }

@@ -21,28 +21,38 @@ public struct OutboundLog<Body: Sendable>: Sendable {
 
     /// How many entries may be sent and not yet acknowledged.
     public let window: Int
-    /// Entries not yet acknowledged, in order.
-    public private(set) var pending: [Entry]
     /// Every entry up to this one is acknowledged.
     public private(set) var acknowledgedThrough: UInt64
+    /// Unacknowledged entries in order; `storage[head]` has sequence number
+    /// `acknowledgedThrough + 1`, so an entry is found by arithmetic, not by search.
+    private var storage: [Entry]
+    private var head = 0
     private var sentThrough: UInt64
 
-    /// A log restored from storage: the unacknowledged entries and the acknowledgement cursor.
+    /// A log restored from storage: the unacknowledged entries (consecutive sequence
+    /// numbers, as they were persisted) and the acknowledgement cursor.
     public init(window: Int = 64, pending: [Entry] = [], acknowledgedThrough: UInt64 = 0) {
         precondition(window > 0, "the window must hold at least one entry")
+        let kept = pending.filter { $0.seq > acknowledgedThrough }.sorted { $0.seq < $1.seq }
+        precondition(
+            kept.enumerated().allSatisfy { $0.element.seq == acknowledgedThrough + 1 + UInt64($0.offset) },
+            "persisted log entries must have consecutive sequence numbers after the acknowledged one")
         self.window = window
-        self.pending = pending.filter { $0.seq > acknowledgedThrough }.sorted { $0.seq < $1.seq }
+        storage = kept
         self.acknowledgedThrough = acknowledgedThrough
         sentThrough = acknowledgedThrough
     }
 
+    /// Entries not yet acknowledged, in order.
+    public var pending: ArraySlice<Entry> { storage[head...] }
+
     /// The sequence number the next entry must have.
-    public var nextSeq: UInt64 { (pending.last?.seq ?? acknowledgedThrough) + 1 }
+    public var nextSeq: UInt64 { acknowledgedThrough + UInt64(storage.count - head) + 1 }
 
     /// Adds an entry the owner has persisted under `nextSeq`.
     public mutating func append(_ body: Body) -> Entry {
         let entry = Entry(seq: nextSeq, body: body)
-        pending.append(entry)
+        storage.append(entry)
         return entry
     }
 
@@ -58,16 +68,20 @@ public struct OutboundLog<Body: Sendable>: Sendable {
         guard seq < nextSeq else {
             throw .protocolViolation("the peer acknowledged entry \(seq), but the log ends at \(nextSeq - 1)")
         }
-        pending.removeFirst(pending.prefix { $0.seq <= seq }.count)
+        head += Int(seq - acknowledgedThrough)
         acknowledgedThrough = seq
         sentThrough = max(sentThrough, seq)
+        if head > 1024, head * 2 > storage.count {
+            // Drop acknowledged entries now and then, so the log does not grow without bound.
+            storage.removeFirst(head)
+            head = 0
+        }
     }
 
     /// The next entry to send now, if the window allows one.
     public mutating func nextToSend() -> Entry? {
-        guard sentThrough - acknowledgedThrough < UInt64(window),
-            let entry = pending.first(where: { $0.seq > sentThrough })
-        else { return nil }
+        guard sentThrough < nextSeq - 1, sentThrough - acknowledgedThrough < UInt64(window) else { return nil }
+        let entry = storage[head + Int(sentThrough - acknowledgedThrough)]
         sentThrough = entry.seq
         return entry
     }

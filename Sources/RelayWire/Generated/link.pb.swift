@@ -384,7 +384,9 @@ public nonisolated struct Relay_V1_Hello: Sendable {
   public var logEpoch: UInt64 = 0
 
   /// The epoch of the peer's log that received_through counts in. When it is not the
-  /// peer's current epoch, the peer resends its whole log.
+  /// peer's current epoch, this side has nothing of the peer's current log: the peer
+  /// resends its entries from 1 if it still has them, or starts a new epoch with a
+  /// snapshot (Docs/PROTOCOL.md, "Hello").
   public var receivedEpoch: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -615,7 +617,7 @@ public nonisolated struct Relay_V1_Content: Sendable {
   /// Only with SOUND_NAMED.
   public var soundName: String = String()
 
-  /// The category's key within the app's CategorySet; 0 for none.
+  /// The category's key (CategoryUpsert.category.key); 0 for none.
   public var categoryKey: UInt32 = 0
 
   /// Equal keys mean the same thread; 0 for none. Thread keys are assigned per (app,
