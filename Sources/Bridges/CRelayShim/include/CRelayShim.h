@@ -40,4 +40,5 @@ enum {
     RELAY_DBUS_TYPE_DICT_ENTRY = DBUS_TYPE_DICT_ENTRY,
 };
 
+#include "relay_dbus_shim.h"
 #endif

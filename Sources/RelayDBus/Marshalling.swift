@@ -1,0 +1,290 @@
+import CDBus
+import CRelayShim
+
+/// D-Bus type codes as the `Int32`s libdbus's iterator functions take and return.
+enum TypeCode {
+    static let invalid = Int32(RELAY_DBUS_TYPE_INVALID)
+    static let byte = Int32(RELAY_DBUS_TYPE_BYTE)
+    static let boolean = Int32(RELAY_DBUS_TYPE_BOOLEAN)
+    static let int16 = Int32(RELAY_DBUS_TYPE_INT16)
+    static let uint16 = Int32(RELAY_DBUS_TYPE_UINT16)
+    static let int32 = Int32(RELAY_DBUS_TYPE_INT32)
+    static let uint32 = Int32(RELAY_DBUS_TYPE_UINT32)
+    static let int64 = Int32(RELAY_DBUS_TYPE_INT64)
+    static let uint64 = Int32(RELAY_DBUS_TYPE_UINT64)
+    static let double = Int32(RELAY_DBUS_TYPE_DOUBLE)
+    static let string = Int32(RELAY_DBUS_TYPE_STRING)
+    static let objectPath = Int32(RELAY_DBUS_TYPE_OBJECT_PATH)
+    static let signature = Int32(RELAY_DBUS_TYPE_SIGNATURE)
+    static let unixFD = Int32(RELAY_DBUS_TYPE_UNIX_FD)
+    static let array = Int32(RELAY_DBUS_TYPE_ARRAY)
+    static let variant = Int32(RELAY_DBUS_TYPE_VARIANT)
+    static let structure = Int32(RELAY_DBUS_TYPE_STRUCT)
+    static let dictionaryEntry = Int32(RELAY_DBUS_TYPE_DICT_ENTRY)
+}
+
+/// Runs `body` with a message iterator at a stable address.
+///
+/// libdbus iterators are plain structs, but sub-iterators are opened from and closed into their parent
+/// by pointer; giving each one its own allocation rules out Swift's inout temporaries moving them.
+func withMessageIterator<Result>(_ body: (UnsafeMutablePointer<DBusMessageIter>) throws -> Result) rethrows
+    -> Result
+{
+    try withUnsafeTemporaryAllocation(of: DBusMessageIter.self, capacity: 1) { buffer in
+        let iterator = buffer.baseAddress!
+        iterator.initialize(to: DBusMessageIter())
+        defer { iterator.deinitialize(count: 1) }
+        return try body(iterator)
+    }
+}
+
+// MARK: - Encoding
+
+/// Appends values to libdbus messages. Loop thread only; the values must have passed `validate()`,
+/// so the only failure left is libdbus running out of memory.
+enum MessageEncoder {
+    static func append(_ values: [DBusValue], to message: OpaquePointer) throws {
+        try withMessageIterator { iterator in
+            dbus_message_iter_init_append(message, iterator)
+            for value in values { try append(value, to: iterator) }
+        }
+    }
+
+    private static func append(_ value: DBusValue, to iterator: UnsafeMutablePointer<DBusMessageIter>) throws {
+        switch value {
+        case .byte(let number): try appendBasic(number, TypeCode.byte, iterator)
+        case .boolean(let flag): try appendBasic(dbus_bool_t(flag ? 1 : 0), TypeCode.boolean, iterator)
+        case .int16(let number): try appendBasic(number, TypeCode.int16, iterator)
+        case .uint16(let number): try appendBasic(number, TypeCode.uint16, iterator)
+        case .int32(let number): try appendBasic(number, TypeCode.int32, iterator)
+        case .uint32(let number): try appendBasic(number, TypeCode.uint32, iterator)
+        case .int64(let number): try appendBasic(number, TypeCode.int64, iterator)
+        case .uint64(let number): try appendBasic(number, TypeCode.uint64, iterator)
+        case .double(let number): try appendBasic(number, TypeCode.double, iterator)
+        case .string(let text): try appendString(text, TypeCode.string, iterator)
+        case .objectPath(let path): try appendString(path.rawValue, TypeCode.objectPath, iterator)
+        case .signature(let signature): try appendString(signature.rawValue, TypeCode.signature, iterator)
+        case .unixFD(let descriptor):
+            // libdbus duplicates the descriptor into the message; the owner must stay alive until then.
+            try withExtendedLifetime(descriptor) {
+                try appendBasic(descriptor.fileDescriptor, TypeCode.unixFD, iterator)
+            }
+        case .array(let elementSignature, let elements):
+            try appendContainer(TypeCode.array, signature: elementSignature.rawValue, to: iterator) { inner in
+                for element in elements { try append(element, to: inner) }
+            }
+        case .dictionary(let keySignature, let valueSignature, let entries):
+            let entrySignature = "{" + keySignature.rawValue + valueSignature.rawValue + "}"
+            try appendContainer(TypeCode.array, signature: entrySignature, to: iterator) { inner in
+                for entry in entries {
+                    try appendContainer(TypeCode.dictionaryEntry, signature: nil, to: inner) { pair in
+                        try append(entry.key, to: pair)
+                        try append(entry.value, to: pair)
+                    }
+                }
+            }
+        case .structure(let fields):
+            try appendContainer(TypeCode.structure, signature: nil, to: iterator) { inner in
+                for field in fields { try append(field, to: inner) }
+            }
+        case .variant(let content):
+            try appendContainer(TypeCode.variant, signature: content.signature.rawValue, to: iterator) { inner in
+                try append(content, to: inner)
+            }
+        }
+    }
+
+    private static func appendBasic<T: BitwiseCopyable>(
+        _ value: T, _ type: Int32, _ iterator: UnsafeMutablePointer<DBusMessageIter>
+    ) throws {
+        let appended = withUnsafePointer(to: value) { dbus_message_iter_append_basic(iterator, type, $0) }
+        guard appended != 0 else { throw outOfMemory }
+    }
+
+    private static func appendString(_ text: String, _ type: Int32, _ iterator: UnsafeMutablePointer<DBusMessageIter>)
+        throws
+    {
+        let appended = text.withCString { characters in
+            var pointer: UnsafePointer<CChar>? = characters
+            return dbus_message_iter_append_basic(iterator, type, &pointer)
+        }
+        guard appended != 0 else { throw outOfMemory }
+    }
+
+    /// Opens a container, fills it and closes it; on failure the container is abandoned so that
+    /// libdbus releases what it allocated for it (the message itself is then discarded by the caller).
+    private static func appendContainer(
+        _ type: Int32, signature: String?, to iterator: UnsafeMutablePointer<DBusMessageIter>,
+        _ fill: (UnsafeMutablePointer<DBusMessageIter>) throws -> Void
+    ) throws {
+        try withMessageIterator { inner in
+            let opened =
+                if let signature {
+                    signature.withCString { dbus_message_iter_open_container(iterator, type, $0, inner) }
+                } else {
+                    dbus_message_iter_open_container(iterator, type, nil, inner)
+                }
+            guard opened != 0 else { throw outOfMemory }
+            do {
+                try fill(inner)
+            } catch {
+                dbus_message_iter_abandon_container(iterator, inner)
+                throw error
+            }
+            guard dbus_message_iter_close_container(iterator, inner) != 0 else { throw outOfMemory }
+        }
+    }
+
+    private static let outOfMemory = DBusError(.noMemory, "Out of memory while building a D-Bus message")
+}
+
+// MARK: - Decoding
+
+/// Reads libdbus messages into Swift values. Loop thread only.
+///
+/// libdbus validates every incoming message before dispatching it, but decoding still checks what it
+/// reads and throws instead of trapping, so a libdbus surprise degrades to an error reply or a dropped
+/// message rather than a crash.
+enum MessageDecoder {
+    static func decodeMessage(_ message: OpaquePointer) throws -> DBusMessage {
+        let kind: DBusMessage.Kind
+        switch dbus_message_get_type(message) {
+        case DBUS_MESSAGE_TYPE_METHOD_CALL: kind = .methodCall
+        case DBUS_MESSAGE_TYPE_METHOD_RETURN: kind = .methodReturn
+        case DBUS_MESSAGE_TYPE_ERROR: kind = .error
+        case DBUS_MESSAGE_TYPE_SIGNAL: kind = .signal
+        default: throw DBusError.invalidArgs("Unknown message type \(dbus_message_get_type(message))")
+        }
+        let replySerial = dbus_message_get_reply_serial(message)
+        return DBusMessage(
+            kind: kind,
+            serial: dbus_message_get_serial(message),
+            replySerial: replySerial == 0 ? nil : replySerial,
+            sender: dbus_message_get_sender(message).map { String(cString: $0) },
+            destination: dbus_message_get_destination(message).map { String(cString: $0) },
+            path: try dbus_message_get_path(message).map { try DBusObjectPath(String(cString: $0)) },
+            interface: dbus_message_get_interface(message).map { String(cString: $0) },
+            member: dbus_message_get_member(message).map { String(cString: $0) },
+            errorName: dbus_message_get_error_name(message).map { String(cString: $0) },
+            noReplyExpected: dbus_message_get_no_reply(message) != 0,
+            arguments: try decodeArguments(of: message))
+    }
+
+    static func decodeArguments(of message: OpaquePointer) throws -> [DBusValue] {
+        try withMessageIterator { iterator in
+            guard dbus_message_iter_init(message, iterator) != 0 else { return [] }
+            return try decodeSequence(iterator)
+        }
+    }
+
+    private static func decodeSequence(_ iterator: UnsafeMutablePointer<DBusMessageIter>) throws -> [DBusValue] {
+        var values: [DBusValue] = []
+        while dbus_message_iter_get_arg_type(iterator) != TypeCode.invalid {
+            values.append(try decodeValue(iterator))
+            dbus_message_iter_next(iterator)
+        }
+        return values
+    }
+
+    private static func decodeValue(_ iterator: UnsafeMutablePointer<DBusMessageIter>) throws -> DBusValue {
+        let type = dbus_message_iter_get_arg_type(iterator)
+        switch type {
+        case TypeCode.byte: return .byte(readBasic(iterator, UInt8(0)))
+        case TypeCode.boolean: return .boolean(readBasic(iterator, dbus_bool_t(0)) != 0)
+        case TypeCode.int16: return .int16(readBasic(iterator, Int16(0)))
+        case TypeCode.uint16: return .uint16(readBasic(iterator, UInt16(0)))
+        case TypeCode.int32: return .int32(readBasic(iterator, Int32(0)))
+        case TypeCode.uint32: return .uint32(readBasic(iterator, UInt32(0)))
+        case TypeCode.int64: return .int64(readBasic(iterator, Int64(0)))
+        case TypeCode.uint64: return .uint64(readBasic(iterator, UInt64(0)))
+        case TypeCode.double: return .double(readBasic(iterator, Double(0)))
+        case TypeCode.string: return .string(readString(iterator))
+        case TypeCode.objectPath: return .objectPath(try DBusObjectPath(readString(iterator)))
+        case TypeCode.signature: return .signature(try DBusSignature(readString(iterator)))
+        case TypeCode.unixFD:
+            // libdbus hands out a fresh duplicate for every read, or -1 if duplicating failed.
+            let descriptor = readBasic(iterator, Int32(-1))
+            guard descriptor >= 0 else { throw DBusError(.ioError, "Cannot duplicate a received file descriptor") }
+            return .unixFD(DBusUnixFD(takingOwnershipOf: descriptor))
+        case TypeCode.array: return try decodeArray(iterator)
+        case TypeCode.structure:
+            let fields = try withMessageIterator { inner in
+                dbus_message_iter_recurse(iterator, inner)
+                return try decodeSequence(inner)
+            }
+            guard !fields.isEmpty else { throw DBusError.invalidArgs("Received an empty struct") }
+            return .structure(fields)
+        case TypeCode.variant:
+            return try withMessageIterator { inner in
+                dbus_message_iter_recurse(iterator, inner)
+                guard dbus_message_iter_get_arg_type(inner) != TypeCode.invalid else {
+                    throw DBusError.invalidArgs("Received an empty variant")
+                }
+                return .variant(try decodeValue(inner))
+            }
+        default:
+            throw DBusError.invalidArgs("Received a value of unexpected type code \(type)")
+        }
+    }
+
+    private static func decodeArray(_ iterator: UnsafeMutablePointer<DBusMessageIter>) throws -> DBusValue {
+        let arraySignature = try signature(at: iterator)
+        guard arraySignature.hasPrefix("a") else { throw DBusError.invalidArgs("Array has signature '\(arraySignature)'") }
+        let elementText = String(arraySignature.dropFirst())
+        let isDictionary = dbus_message_iter_get_element_type(iterator) == TypeCode.dictionaryEntry
+        return try withMessageIterator { inner in
+            dbus_message_iter_recurse(iterator, inner)
+            if isDictionary {
+                // `{KV}` is not a signature on its own; split it into the key code and the value type.
+                let entryTypes = Array(elementText.utf8.dropFirst().dropLast())
+                guard let keyCode = entryTypes.first else { throw DBusError.invalidArgs("Malformed dictionary") }
+                let keySignature = try DBusSignature(String(decoding: [keyCode], as: UTF8.self))
+                let valueSignature = try DBusSignature(String(decoding: entryTypes.dropFirst(), as: UTF8.self))
+                var entries: [DBusDictionaryEntry] = []
+                while dbus_message_iter_get_arg_type(inner) == TypeCode.dictionaryEntry {
+                    let pair = try withMessageIterator { entry in
+                        dbus_message_iter_recurse(inner, entry)
+                        return try decodeSequence(entry)
+                    }
+                    guard pair.count == 2 else { throw DBusError.invalidArgs("Malformed dictionary entry") }
+                    entries.append(DBusDictionaryEntry(key: pair[0], value: pair[1]))
+                    dbus_message_iter_next(inner)
+                }
+                return .dictionary(keySignature: keySignature, valueSignature: valueSignature, entries: entries)
+            }
+            let elementSignature = try DBusSignature(elementText)
+            if elementSignature == .byte && dbus_message_iter_get_arg_type(inner) == TypeCode.byte {
+                // Byte arrays can be large (images, blobs); read them in one block instead of per element.
+                var bytes: UnsafeMutableRawPointer?
+                var count: Int32 = 0
+                withUnsafeMutablePointer(to: &bytes) { dbus_message_iter_get_fixed_array(inner, $0, &count) }
+                let buffer = UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(max(count, 0)))
+                return .array(elementSignature: .byte, elements: buffer.map { .byte($0) })
+            }
+            return .array(elementSignature: elementSignature, elements: try decodeSequence(inner))
+        }
+    }
+
+    private static func readBasic<T: BitwiseCopyable>(_ iterator: UnsafeMutablePointer<DBusMessageIter>, _ initial: T)
+        -> T
+    {
+        var value = initial
+        withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(iterator, $0) }
+        return value
+    }
+
+    private static func readString(_ iterator: UnsafeMutablePointer<DBusMessageIter>) -> String {
+        var pointer: UnsafePointer<CChar>?
+        dbus_message_iter_get_basic(iterator, &pointer)
+        return pointer.map { String(cString: $0) } ?? ""
+    }
+
+    /// The signature of the value under the iterator; libdbus allocates it, so it is freed here.
+    private static func signature(at iterator: UnsafeMutablePointer<DBusMessageIter>) throws -> String {
+        guard let raw = dbus_message_iter_get_signature(iterator) else {
+            throw DBusError(.noMemory, "Out of memory while reading a signature")
+        }
+        defer { dbus_free(raw) }
+        return String(cString: raw)
+    }
+}
