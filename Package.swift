@@ -80,6 +80,9 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
 
+        // MARK: Adapters: state on disk.
+        .target(name: "RelayStore", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
+
         // MARK: Adapters: the wearable's display, text, input and haptics.
         .target(name: "RelayDisplay", dependencies: ["CPNG", "CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
         .target(name: "RelayText", dependencies: ["CFreeType", "RelayDisplay"], swiftSettings: strictSwift),
@@ -147,6 +150,7 @@ let package = Package(
                 "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload",
             ],
             swiftSettings: strictSwift),
+        .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore"], swiftSettings: strictSwift),
         .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),
         .testTarget(name: "RelayInputTests", dependencies: ["RelayInput", "RelaySystem"], swiftSettings: strictSwift),

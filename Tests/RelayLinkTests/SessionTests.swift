@@ -171,3 +171,53 @@ import Testing
         #expect(throws: LinkFailure.self) { try log.acknowledge(through: 2) }
     }
 }
+
+@Suite struct BulkChannelTests {
+    let phoneKey = StaticKeyPair.generate()
+    let wearableKey = StaticKeyPair.generate()
+    let start = ContinuousClock.now
+
+    @Test func controlMessagesNeverWaitBehindMoreThanOneChunk() throws {
+        var phone = DurableSide(epoch: 1)
+        var wearable = DurableSide(epoch: 2)
+        var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
+        for frame in perform(pair.phone.start(), on: &pair.phone, state: &phone).frames {
+            _ = perform(pair.wearable.receive(frame, at: start), on: &pair.wearable, state: &wearable)
+        }
+        for frame in perform(pair.wearable.start(), on: &pair.wearable, state: &wearable).frames {
+            _ = perform(pair.phone.receive(frame, at: start), on: &pair.phone, state: &phone)
+        }
+        // An image of 5 chunks is queued; the transport takes one chunk at a time.
+        for offset in 0..<5 {
+            pair.phone.enqueueBulk(.attachmentChunk(.with {
+                $0.sha256 = Data(repeating: 0xAB, count: 32); $0.offset = UInt32(offset * 4096); $0.totalSize = 5 * 4096
+                $0.data = Data(repeating: UInt8(offset), count: 4096)
+            }))
+        }
+        var wire: [Data] = []
+        for key in 1...5 as ClosedRange<UInt64> {
+            wire += perform(pair.phone.nextBulkFrame(), on: &pair.phone, state: &phone).frames  // one chunk in flight
+            phone.pending.append(.init(seq: phone.nextSeq, body: upsert(key)))
+            let control = perform(pair.phone.enqueue(upsert(key)), on: &pair.phone, state: &phone).frames
+            #expect(control.count == 1, "a control message is sent at once, not queued behind the image")
+            wire += control
+        }
+        #expect(pair.phone.bulkBacklog == 0)
+        #expect(pair.phone.nextBulkFrame().isEmpty)
+
+        // The wearable sees chunk, notification, chunk, notification, ...
+        var kinds: [String] = []
+        for frame in wire {
+            for action in pair.wearable.receive(frame, at: start) {
+                switch action {
+                case .message(.attachmentChunk): kinds.append("chunk")
+                case .deliver(let seq, _):
+                    kinds.append("upsert")
+                    pair.wearable.applied(seq)
+                default: break
+                }
+            }
+        }
+        #expect(kinds == Array(repeating: ["chunk", "upsert"], count: 5).flatMap { $0 })
+    }
+}
