@@ -83,11 +83,17 @@ let package = Package(
         // MARK: Adapters: state on disk.
         .target(name: "RelayStore", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
 
+        // MARK: Adapters: org.freedesktop.Notifications on D-Bus.
+        .target(name: "RelayFreedesktop", dependencies: ["RelayCore", "RelayDBus"], swiftSettings: strictSwift),
+
         // MARK: Adapters: the wearable's display, text, input and haptics.
         .target(name: "RelayDisplay", dependencies: ["CPNG", "CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
         .target(name: "RelayText", dependencies: ["CFreeType", "RelayDisplay"], swiftSettings: strictSwift),
         .target(name: "RelayInput", dependencies: ["CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
         .target(name: "RelayHaptics", dependencies: ["RelayCore", "RelaySystem"], swiftSettings: strictSwift),
+
+        // MARK: Adapters: the agents' control sockets (Docs/CONTROL.md).
+        .target(name: "RelayControl", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
 
         // MARK: Agents: the wearable's user interface as a state machine and its screens.
         .target(
@@ -105,12 +111,15 @@ let package = Package(
             swiftSettings: strictSwift),
         .executableTarget(
             name: "relay-wearable",
-            dependencies: ["RelayCore", "RelayCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "RelayCore", "RelayCLI", "RelayControl", "RelayDisplay", "RelayInput", "RelayText", "RelaySystem",
+                "WearableUI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSwift),
         .executableTarget(
             name: "relayctl",
             dependencies: [
-                "RelayCore", "RelayExamples",
+                "RelayCore", "RelayExamples", "RelayControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift),
@@ -148,8 +157,10 @@ let package = Package(
             dependencies: [
                 "relayctl", "relay-phone", "relay-wearable",
                 "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload",
+                "RelayTestSupport", "RelayDisplay",
             ],
             swiftSettings: strictSwift),
+        .testTarget(name: "RelayFreedesktopTests", dependencies: ["RelayFreedesktop"], swiftSettings: strictSwift),
         .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore"], swiftSettings: strictSwift),
         .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),
@@ -158,7 +169,10 @@ let package = Package(
         .testTarget(
             name: "WearableUITests", dependencies: ["WearableUI", "RelayExamples", "RelayInput"],
             resources: [.copy("Golden")], swiftSettings: strictSwift),
-        .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus", "RelayTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "RelayControlTests", dependencies: ["RelayControl", "RelaySystem", "RelayTestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(name: "RelayWireTests", dependencies: ["RelayWire", "RelayExamples", "RelayTestSupport"], swiftSettings: strictSwift),
         .target(
             name: "RelayTestSupport", dependencies: ["RelayCore", "RelayLink", "RelayTransport"],

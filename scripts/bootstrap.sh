@@ -10,6 +10,8 @@ packages=(
   libfreetype-dev     # CFreeType: text on the wearable's screen
   libpng-dev          # screenshots of the wearable's screen
   fonts-dejavu-core   # the wearable's default font
+  fonts-symbola       # fallback: emoji and symbols DejaVu lacks (monochrome)
+  fonts-droid-fallback # fallback: Chinese, Japanese and Korean
   tzdata              # time zones for calendar triggers
   dbus-daemon         # private buses in tests and the demo
   libnotify-bin       # notify-send, an independent D-Bus client

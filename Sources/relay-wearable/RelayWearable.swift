@@ -1,10 +1,11 @@
 import ArgumentParser
+import Foundation
 import RelayCLI
 import RelayCore
 
 /// `relay-wearable`: the wearable-side agent.
 @main
-struct RelayWearable: AsyncParsableCommand {
+struct RelayWearable: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay-wearable",
         abstract: "The wearable agent: shows the phone's notifications and sends back what you do.",
@@ -13,12 +14,25 @@ struct RelayWearable: AsyncParsableCommand {
             framebuffer (or a file in loopback mode), reads keys from evdev, sends actions, \
             replies and dismissals back, and fires the phone's scheduled notifications itself \
             while the phone is out of range.
+
+            This build runs the screen side only, with --transport loopback: the watch face \
+            (showing "out of range" until the link exists), keys from evdev and from \
+            `relayctl press`, screenshots with `relayctl screenshot` and `relayctl status`, all \
+            through the control socket (Docs/CONTROL.md). It prints "ready: …" on standard \
+            output once the socket accepts requests, and stops on SIGINT or SIGTERM, removing \
+            its socket.
             """,
         version: "relay-wearable \(RelayVersion.string)")
 
     @OptionGroup var agent: AgentOptions
+    @OptionGroup var screen: WearableOptions
 
-    func run() async throws {
-        throw AgentUnavailable(name: "relay-wearable")
+    func run() throws {
+        // The Bluetooth link is not built yet; pretending to have one would hide that.
+        guard agent.transport == .loopback else { throw AgentUnavailable(name: "relay-wearable") }
+        let environment = ProcessInfo.processInfo.environment
+        let runtime = try WearableRuntime(
+            configuration: try screen.resolve(environment: environment, currentDirectory: FileManager.default.currentDirectoryPath))
+        try runtime.run()
     }
 }

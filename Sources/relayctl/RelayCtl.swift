@@ -13,5 +13,5 @@ struct RelayCtl: AsyncParsableCommand {
             payloads and prints when scheduled requests will fire.
             """,
         version: "relayctl \(RelayVersion.string)",
-        subcommands: [CheckCommand.self, ExamplesCommand.self])
+        subcommands: [CheckCommand.self, ExamplesCommand.self, StatusCommand.self, PressCommand.self, ScreenshotCommand.self])
 }

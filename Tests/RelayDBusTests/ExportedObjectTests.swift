@@ -1,5 +1,6 @@
 import Foundation
 import RelayDBus
+import RelayTestSupport
 import Synchronization
 import Testing
 

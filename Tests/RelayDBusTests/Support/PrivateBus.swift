@@ -1,5 +1,6 @@
 import Foundation
 import RelayDBus
+import RelayTestSupport
 import Synchronization
 import Testing
 
@@ -104,31 +105,4 @@ func next<Element: Sendable>(
         if predicate(element) { return element }
     }
     return nil
-}
-
-/// A one-shot latch that tasks can await and a test can open; lets a handler park until released.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    var isOpen: Bool { state.withLock { $0.open } }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters.removeAll() }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let alreadyOpen = state.withLock { state in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if alreadyOpen { continuation.resume() }
-        }
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RelayDBus
+import RelayTestSupport
 import Synchronization
 
 /// The object most connection tests call: echo methods for every type, failing methods, a method

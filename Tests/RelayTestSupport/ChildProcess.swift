@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A child process started with `posix_spawn`, its standard output delivered line by line.
@@ -8,14 +8,16 @@ import Synchronization
 /// other test then waits for an end-of-file or exit notification that only comes when the unrelated
 /// child dies. Here every descriptor is created close-on-exec, and the child gets a clean signal
 /// mask (the test runner blocks SIGTERM in its threads, and spawned children would inherit that).
-final class ChildProcess: Sendable {
+public final class ChildProcess: Sendable {
     /// Lines of standard output, without newlines; finishes when the child closes its output.
-    let lines: AsyncStream<String>
-    let pid: pid_t
+    public let lines: AsyncStream<String>
+    /// The child's process id.
+    public let pid: pid_t
     private let exited = Gate()
     private let status = Mutex<Int32>(0)
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `executable` with `arguments`; `environment` is added to this process's environment.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
@@ -90,13 +92,13 @@ final class ChildProcess: Sendable {
     }
 
     /// Waits for the child to exit and returns its exit code (128 + signal if it was killed).
-    func wait() async -> Int32 {
+    public func wait() async -> Int32 {
         await exited.wait()
         return status.withLock { $0 }
     }
 
     /// Sends `signal` (SIGKILL by default) and waits for the child to exit.
-    func stop(_ signal: Int32 = SIGKILL) async {
+    public func stop(_ signal: Int32 = SIGKILL) async {
         // Once reaped, the pid may belong to someone else.
         if !exited.isOpen { kill(pid, signal) }
         _ = await wait()

@@ -1,0 +1,36 @@
+public import RelaySystem
+
+/// Why a control request could not be made or served, in words that say what to do.
+public enum ControlError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Nothing listens at the path: the agent is not running (or uses another socket).
+    case notRunning(agent: String, path: String, start: String)
+    /// The socket's directory is not private to this user, so a socket in it cannot be trusted.
+    case unsafeDirectory(path: String, reason: String)
+    /// Another agent already serves this socket.
+    case alreadyRunning(path: String)
+    /// The path does not fit in `sockaddr_un` (108 bytes).
+    case pathTooLong(String)
+    /// The agent's reply was not a JSON response line.
+    case malformedReply(String)
+    /// A system call failed.
+    case system(SystemError)
+
+    /// What happened and what to do.
+    public var description: String {
+        switch self {
+        case .notRunning(let agent, let path, let start):
+            "\(agent) is not running: no control socket accepts connections at \(path); start it with: \(start) "
+                + "(or pass --control-socket PATH if it uses another socket)"
+        case .unsafeDirectory(let path, let reason):
+            "refusing to use \(path) for the control socket: \(reason); remove it or pass --control-socket PATH in a private directory"
+        case .alreadyRunning(let path):
+            "another agent already serves the control socket at \(path); stop it first or pass --control-socket PATH"
+        case .pathTooLong(let path):
+            "the control socket path is longer than a Unix socket address allows (107 bytes): \(path)"
+        case .malformedReply(let detail):
+            "the agent sent a reply that is not a control response (\(detail)); are relayctl and the agent the same version?"
+        case .system(let error):
+            error.description
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Glibc
+public import RelaySystem
+import Synchronization
+
+/// The agent's end of a control socket: a listening Unix stream socket that serves one request
+/// per connection, and only to its owner.
+///
+/// It does no waiting of its own beyond `serveOne`'s timeout: the agent's loop polls `descriptor`
+/// together with its other inputs and calls `serveOne(timeoutMilliseconds: 0)` when it is readable,
+/// so requests are handled on the thread that owns the screen.
+public final class ControlListener: Sendable {
+    /// The socket's path.
+    public let path: String
+    /// The listening descriptor (non-blocking), for the agent's poll loop.
+    public let descriptor: Int32
+    /// The user allowed in: the agent's own (a test passes another to play a stranger).
+    public let ownerUID: UInt32
+    /// Set by `close`; guarded so that closing twice (explicitly, then in deinit) is harmless.
+    private let closed = Mutex(false)
+
+    private init(path: String, descriptor: Int32, ownerUID: UInt32) {
+        self.path = path
+        self.descriptor = descriptor
+        self.ownerUID = ownerUID
+    }
+
+    deinit { close() }
+
+    /// Creates the socket's directory (0700) if needed, replaces a stale socket left by a crash,
+    /// and listens at `path` with mode 0600. `ownerUID` is who may connect; it defaults to this
+    /// process's effective uid, the one `SO_PEERCRED` reports for peers.
+    public static func open(path: String, ownerUID: UInt32? = nil) throws(ControlError) -> ControlListener {
+        let ownerUID = ownerUID ?? geteuid()
+        // The directory must be ours (the process's), whoever is allowed to connect.
+        try ControlDirectory.prepare(ControlDirectory.parent(of: path), ownerUID: geteuid())
+        try removeStaleSocket(at: path)
+        let descriptor: Int32
+        do {
+            descriptor = try UnixSocketAddress.makeSocket(flags: Int32(SOCK_NONBLOCK.rawValue))
+        } catch { throw .system(error) }
+        do throws(ControlError) {
+            // The umask is what makes bind create the file 0600 with no moment at a wider mode.
+            // It is process-wide, which is why agents open their listener before starting threads.
+            let previous = umask(0o177)
+            defer { umask(previous) }
+            try UnixSocketAddress.with(path) { address, length throws(SystemError) in
+                try SystemError.retrying("bind(\(path))") { bind(descriptor, address, length) }
+            }
+            do {
+                try SystemError.retrying("listen(\(path))") { listen(descriptor, 16) }
+            } catch { throw .system(error) }
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+        return ControlListener(path: path, descriptor: descriptor, ownerUID: ownerUID)
+    }
+
+    /// A socket file left at `path` is removed when nothing answers on it; a live one is an error.
+    private static func removeStaleSocket(at path: String) throws(ControlError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFSOCK else {
+            throw .unsafeDirectory(path: path, reason: "a file that is not a socket is in the way")
+        }
+        let probe: Int32
+        do { probe = try UnixSocketAddress.makeSocket() } catch { throw .system(error) }
+        defer { Glibc.close(probe) }
+        do throws(ControlError) {
+            try UnixSocketAddress.connect(probe, to: path)
+            throw ControlError.alreadyRunning(path: path)
+        } catch .system(let error) where error.code == ECONNREFUSED {
+            unlink(path)
+        }
+    }
+
+    /// Accepts one connection (waiting up to `timeoutMilliseconds`; 0: only if one is pending,
+    /// -1: for ever), checks the peer, reads its request, answers with `handle`'s response and
+    /// closes it. Returns what happened, for the agent's log; `nil` when no one connected.
+    public func serveOne(
+        timeoutMilliseconds: Int32, _ handle: (ControlRequest) -> ControlResponse
+    ) -> ControlOutcome? {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        do {
+            guard try SystemError.retrying("poll(\(path))", { poll(&poller, 1, timeoutMilliseconds) }) > 0 else { return nil }
+        } catch { return .failed(error) }
+        let connection: Int32
+        do throws(SystemError) {
+            connection = try SystemError.retrying("accept(\(path))") { accept(descriptor, nil, nil) }
+            // Glibc's module hides accept4 (a _GNU_SOURCE declaration), so close-on-exec comes a
+            // moment later; the agent spawns no children, so nothing can inherit it meanwhile.
+            try SystemError.retrying("fcntl(FD_CLOEXEC)") { fcntl(connection, F_SETFD, FD_CLOEXEC) }
+        } catch where error.code == EAGAIN || error.code == EWOULDBLOCK || error.code == ECONNABORTED {
+            // The client gave up between poll and accept.
+            return nil
+        } catch {
+            return .failed(error)
+        }
+        defer { Glibc.close(connection) }
+        return serve(connection, handle)
+    }
+
+    /// Serves one accepted connection.
+    private func serve(_ connection: Int32, _ handle: (ControlRequest) -> ControlResponse) -> ControlOutcome {
+        let peer: PeerCredentials
+        do {
+            try UnixSocketAddress.setTimeouts(connection, seconds: 2)
+            peer = try PeerCredentials.of(descriptor: connection)
+        } catch {
+            return .failed(error)
+        }
+        guard ControlAccess.allows(peerUID: peer.uid, ownerUID: ownerUID) else {
+            reply(connection, .failure("permission denied: this control socket serves only uid \(ownerUID), you are uid \(peer.uid)"))
+            return .refused(peer)
+        }
+        let line: Data
+        do {
+            guard let read = try LineSocket.readLine(connection) else { return .malformed(peer, "empty request") }
+            line = read
+        } catch {
+            let detail = switch error {
+            case .tooLong: "a request longer than \(LineSocket.maximumLength) bytes"
+            case .system(let error): error.description
+            }
+            reply(connection, .failure("could not read the request: \(detail)"))
+            return .malformed(peer, detail)
+        }
+        let request: ControlRequest
+        do {
+            request = try ControlJSON.decode(ControlRequest.self, from: line)
+        } catch {
+            let detail = "not a control request; send one JSON object such as {\"command\":\"status\"} and a newline"
+            reply(connection, .failure(detail))
+            return .malformed(peer, detail)
+        }
+        let response = handle(request)
+        reply(connection, response)
+        return .served(peer, request, response)
+    }
+
+    /// Sends a response; a client that hung up early has nothing left to tell.
+    private func reply(_ connection: Int32, _ response: ControlResponse) {
+        guard let data = try? ControlJSON.encode(response) else { return }
+        try? LineSocket.writeLine(connection, data)
+    }
+
+    /// Stops listening and removes the socket file, so the next relayctl says "not running"
+    /// instead of "connection refused". Safe to call more than once.
+    public func close() {
+        let wasOpen = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard wasOpen else { return }
+        unlink(path)
+        Glibc.close(descriptor)
+    }
+}
+
+/// What one connection to a control socket came to, for the agent's log.
+public enum ControlOutcome: Sendable, CustomStringConvertible {
+    /// A request was answered.
+    case served(PeerCredentials, ControlRequest, ControlResponse)
+    /// A peer of another user was refused.
+    case refused(PeerCredentials)
+    /// The request could not be read or decoded; the peer got an error response.
+    case malformed(PeerCredentials, String)
+    /// A system call failed while accepting or reading.
+    case failed(SystemError)
+
+    /// One log line.
+    public var description: String {
+        switch self {
+        case .served(let peer, let request, let response):
+            "control: \(request.command) from pid \(peer.pid): " + (response.ok ? "ok" : "failed: \(response.error ?? "")")
+        case .refused(let peer):
+            "control: refused pid \(peer.pid) of uid \(peer.uid): only the agent's own user may connect"
+        case .malformed(let peer, let detail):
+            "control: malformed request from pid \(peer.pid): \(detail)"
+        case .failed(let error):
+            "control: \(error)"
+        }
+    }
+}

@@ -1,0 +1,132 @@
+public import Foundation
+
+/// One request on a control socket: `{"command":"screenshot","path":"/tmp/x.png"}`.
+///
+/// The fields are the union of what the commands take; each command reads the ones it needs and
+/// answers with an error naming a missing one. Docs/CONTROL.md lists the commands.
+public struct ControlRequest: Codable, Hashable, Sendable {
+    /// The command: `status`, `screenshot`, `press`.
+    public var command: String
+    /// An absolute file path (`screenshot`).
+    public var path: String?
+    /// A key name (`press`): `up`, `down`, `select`, `back`.
+    public var key: String?
+
+    /// Creates a request.
+    public init(command: String, path: String? = nil, key: String? = nil) {
+        self.command = command
+        self.path = path
+        self.key = key
+    }
+}
+
+/// A value in a response: the protocol needs only text and whole numbers.
+public enum ControlValue: Codable, Hashable, Sendable, CustomStringConvertible {
+    /// Text.
+    case string(String)
+    /// A whole number (sizes, counts, seconds).
+    case int(Int)
+
+    /// Decodes a number or a string.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self) {
+            self = .int(number)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    /// Encodes the bare value.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let text): try container.encode(text)
+        case .int(let number): try container.encode(number)
+        }
+    }
+
+    /// The value as a person reads it.
+    public var description: String {
+        switch self {
+        case .string(let text): text
+        case .int(let number): String(number)
+        }
+    }
+}
+
+/// One response on a control socket: `{"ok":true,"screen":"list"}` or
+/// `{"ok":false,"error":"…what happened and what to do…"}`.
+///
+/// The values sit beside `ok` in one flat object, so a shell script can read them with `jq .screen`.
+public struct ControlResponse: Codable, Hashable, Sendable {
+    /// Whether the command succeeded.
+    public var ok: Bool
+    /// What went wrong and what to do, when `ok` is false.
+    public var error: String?
+    /// What the command reports, by name.
+    public var values: [String: ControlValue]
+
+    /// A success with values.
+    public static func success(_ values: [String: ControlValue] = [:]) -> ControlResponse {
+        ControlResponse(ok: true, error: nil, values: values)
+    }
+
+    /// A failure with its explanation.
+    public static func failure(_ error: String) -> ControlResponse {
+        ControlResponse(ok: false, error: error, values: [:])
+    }
+
+    /// Creates a response.
+    public init(ok: Bool, error: String?, values: [String: ControlValue]) {
+        self.ok = ok
+        self.error = error
+        self.values = values
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Decodes the flat object: `ok`, `error`, and every other member as a value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        ok = try container.decode(Bool.self, forKey: Key("ok"))
+        error = try container.decodeIfPresent(String.self, forKey: Key("error"))
+        var values: [String: ControlValue] = [:]
+        for key in container.allKeys where key.stringValue != "ok" && key.stringValue != "error" {
+            values[key.stringValue] = try container.decode(ControlValue.self, forKey: key)
+        }
+        self.values = values
+    }
+
+    /// Encodes the flat object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(ok, forKey: Key("ok"))
+        try container.encodeIfPresent(error, forKey: Key("error"))
+        for (name, value) in values where name != "ok" && name != "error" {
+            try container.encode(value, forKey: Key(name))
+        }
+    }
+}
+
+/// The one JSON configuration of the control protocol: compact, keys sorted (stable output),
+/// one line per message (JSONEncoder never writes a raw newline inside compact output).
+public enum ControlJSON {
+    /// Encodes a message as one line, without the terminating newline.
+    public static func encode(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    /// Decodes one message.
+    public static func decode<Message: Decodable>(_ type: Message.Type, from data: Data) throws -> Message {
+        try JSONDecoder().decode(type, from: data)
+    }
+}

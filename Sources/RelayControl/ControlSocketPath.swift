@@ -1,0 +1,19 @@
+/// Where the agents' control sockets live by default.
+///
+/// `$XDG_RUNTIME_DIR/relay/` (private to the user and cleared at logout by systemd-logind), or
+/// `/tmp/relay-$UID/` where there is no runtime directory (a serial console, a container).
+public enum ControlSocketPath {
+    /// The directory holding the control sockets and the loopback framebuffer file.
+    public static func runtimeDirectory(environment: [String: String], uid: UInt32) -> String {
+        // Relative values are ignored, as the XDG base directory specification requires.
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/relay"
+        }
+        return "/tmp/relay-\(uid)"
+    }
+
+    /// The default control socket of an agent role: `wearable` → `…/relay/wearable.sock`.
+    public static func defaultPath(role: String, environment: [String: String], uid: UInt32) -> String {
+        runtimeDirectory(environment: environment, uid: uid) + "/\(role).sock"
+    }
+}

@@ -1,0 +1,66 @@
+/// The freedesktop body markup (`<b>`, `<i>`, `<u>`, `<a href>`, `<img alt>`, entities)
+/// turned into plain text: the wearable draws plain text, and a client that sends markup
+/// should see its words, not its tags.
+public enum BodyMarkup {
+    /// The text with tags removed (an image becomes its `alt` text) and entities decoded.
+    public static func plainText(_ markup: String) -> String {
+        var output = ""
+        var rest = Substring(markup)
+        while let open = rest.firstIndex(of: "<") {
+            output += decodeEntities(rest[..<open])
+            guard let close = rest[open...].firstIndex(of: ">") else {
+                // A lone "<" is text, as a lenient HTML reader treats it.
+                output += decodeEntities(rest[open...])
+                return output
+            }
+            let tag = rest[rest.index(after: open)..<close]
+            if tag.lowercased().hasPrefix("img"), let alt = attribute("alt", in: tag) {
+                output += decodeEntities(alt)
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return output + decodeEntities(rest)
+    }
+
+    private static func attribute(_ name: String, in tag: Substring) -> Substring? {
+        for quote in ["\"", "'"] {
+            guard let range = tag.range(of: name + "=" + quote) else { continue }
+            let valueStart = range.upperBound
+            guard let valueEnd = tag[valueStart...].firstIndex(of: Character(quote)) else { return nil }
+            return tag[valueStart..<valueEnd]
+        }
+        return nil
+    }
+
+    private static let named: [Substring: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+
+    private static func decodeEntities(_ text: Substring) -> String {
+        guard text.contains("&") else { return String(text) }
+        var output = ""
+        var rest = text
+        while let amp = rest.firstIndex(of: "&") {
+            output += rest[..<amp]
+            let after = rest[rest.index(after: amp)...]
+            guard let semicolon = after.prefix(10).firstIndex(of: ";") else {
+                output += "&"
+                rest = after
+                continue
+            }
+            let name = after[..<semicolon]
+            if let replacement = named[name] ?? numeric(name) {
+                output += replacement
+            } else {
+                output += "&" + name + ";"
+            }
+            rest = after[after.index(after: semicolon)...]
+        }
+        return output + rest
+    }
+
+    private static func numeric(_ name: Substring) -> String? {
+        guard name.hasPrefix("#") else { return nil }
+        let digits = name.dropFirst()
+        let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+        return value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+    }
+}

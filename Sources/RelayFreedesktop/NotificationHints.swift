@@ -1,0 +1,150 @@
+public import Foundation
+public import RelayDBus
+
+/// The hints of a `Notify` call (freedesktop notification spec 1.2, "Hints") that Relay
+/// uses. Clients are lax about types (urgency as a byte, an int32 or a string), so
+/// values are read leniently and anything unusable is dropped with a note for the log.
+public struct NotificationHints: Sendable, Hashable {
+    /// How urgent the notification is.
+    public enum Urgency: UInt8, Sendable, Hashable {
+        /// Low urgency: no alert.
+        case low = 0
+        /// Normal urgency.
+        case normal = 1
+        /// Critical: always alerts.
+        case critical = 2
+    }
+
+    /// A raw image from `image-data` (`(iiibiiay)`).
+    public struct ImageData: Sendable, Hashable {
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+        /// Bytes per row.
+        public var rowStride: Int
+        /// Whether a fourth (alpha) channel is present.
+        public var hasAlpha: Bool
+        /// Bits per sample; always 8 in practice.
+        public var bitsPerSample: Int
+        /// 3 (RGB) or 4 (RGBA).
+        public var channels: Int
+        /// The pixel bytes.
+        public var data: Data
+    }
+
+    /// `urgency`.
+    public var urgency: Urgency = .normal
+    /// `category`, such as `email.arrived`.
+    public var category: String?
+    /// `desktop-entry`: the posting app's desktop file name, its identity.
+    public var desktopEntry: String?
+    /// `image-path` (also the older `image_path`).
+    public var imagePath: String?
+    /// `image-data` (also `image_data` and `icon_data`), validated.
+    public var imageData: ImageData?
+    /// `sound-name`.
+    public var soundName: String?
+    /// `suppress-sound`.
+    public var suppressSound = false
+    /// `transient`: not kept in history.
+    public var transient = false
+    /// `resident`: not removed when an action is invoked.
+    public var resident = false
+    /// `x-kde-reply-placeholder-text`: asks for an inline reply with this placeholder.
+    public var replyPlaceholder: String?
+    /// Why some hints were ignored, for the log.
+    public var notes: [String] = []
+
+    /// The largest `image-data` accepted, in bytes; bigger images are dropped.
+    public static let maximumImageBytes = 4 * 1024 * 1024
+
+    /// Reads the hints dictionary `a{sv}`.
+    public init(_ entries: [String: DBusValue]) {
+        for (key, wrapped) in entries.sorted(by: { $0.key < $1.key }) {
+            let value = wrapped.unwrappingVariant
+            switch key {
+            case "urgency":
+                if let number = Self.integer(value), let level = UInt8(exactly: number).flatMap(Urgency.init) {
+                    urgency = level
+                } else {
+                    notes.append("hint urgency: expected a byte 0, 1 or 2; using normal")
+                }
+            case "category": category = string(value, key)
+            case "desktop-entry": desktopEntry = string(value, key)
+            case "image-path", "image_path": imagePath = string(value, key)
+            case "image-data", "image_data", "icon_data": imageData = image(value, key)
+            case "sound-name": soundName = string(value, key)
+            case "suppress-sound": suppressSound = bool(value, key)
+            case "transient": transient = bool(value, key)
+            case "resident": resident = bool(value, key)
+            case "x-kde-reply-placeholder-text": replyPlaceholder = string(value, key)
+            default: break
+            }
+        }
+    }
+
+    /// An empty set of hints.
+    public init() {}
+
+    private static func integer(_ value: DBusValue) -> Int64? {
+        switch value {
+        case .byte(let v): Int64(v)
+        case .int16(let v): Int64(v)
+        case .uint16(let v): Int64(v)
+        case .int32(let v): Int64(v)
+        case .uint32(let v): Int64(v)
+        case .int64(let v): v
+        case .uint64(let v): Int64(exactly: v)
+        case .string(let v): Int64(v)
+        default: nil
+        }
+    }
+
+    private mutating func string(_ value: DBusValue, _ key: String) -> String? {
+        if case .string(let text) = value { return text }
+        notes.append("hint \(key): expected a string, got \(value.signature.rawValue); ignored")
+        return nil
+    }
+
+    private mutating func bool(_ value: DBusValue, _ key: String) -> Bool {
+        if case .boolean(let flag) = value { return flag }
+        if let number = Self.integer(value) { return number != 0 }
+        notes.append("hint \(key): expected a boolean, got \(value.signature.rawValue); ignored")
+        return false
+    }
+
+    private mutating func image(_ value: DBusValue, _ key: String) -> ImageData? {
+        guard case .structure(let fields) = value, fields.count == 7,
+            let width = Self.integer(fields[0]), let height = Self.integer(fields[1]),
+            let stride = Self.integer(fields[2]), case .boolean(let alpha) = fields[3],
+            let bits = Self.integer(fields[4]), let channels = Self.integer(fields[5]),
+            case .array(_, let elements) = fields[6]
+        else {
+            notes.append("hint \(key): expected (iiibiiay); ignored")
+            return nil
+        }
+        guard elements.count <= Self.maximumImageBytes else {
+            notes.append("hint \(key): \(elements.count) bytes is over the \(Self.maximumImageBytes)-byte limit; ignored")
+            return nil
+        }
+        var bytes = Data(capacity: elements.count)
+        for element in elements {
+            guard case .byte(let byte) = element else {
+                notes.append("hint \(key): pixel data is not bytes; ignored")
+                return nil
+            }
+            bytes.append(byte)
+        }
+        let expectedChannels: Int64 = alpha ? 4 : 3
+        guard width > 0, height > 0, width <= 4096, height <= 4096, bits == 8, channels == expectedChannels,
+            stride >= width * channels, (height - 1) * stride + width * channels <= Int64(bytes.count)
+        else {
+            notes.append("hint \(key): \(width)×\(height), stride \(stride), \(channels) channels of \(bits) bits does not match \(bytes.count) bytes; ignored")
+            return nil
+        }
+        return ImageData(
+            width: Int(width), height: Int(height), rowStride: Int(stride), hasAlpha: alpha, bitsPerSample: Int(bits),
+            channels: Int(channels), data: bytes)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Glibc
+import RelayControl
+import RelayDisplay
+import RelayInput
+import RelaySystem
+import RelayText
+import WearableUI
+
+/// The loopback runtime: one thread that owns the screen, polling the control socket, the keys,
+/// the stop signals and the clock.
+///
+/// Everything that touches the framebuffer or the state machine happens here, on one thread,
+/// which is why neither needs to be `Sendable`.
+final class WearableRuntime {
+    private let configuration: WearableConfiguration
+    private let signals: ShutdownSignals
+    private let listener: ControlListener
+    private let framebuffer: Framebuffer
+    private let display: WearableDisplay
+    private let input: EvdevReader?
+    private var machine: UIStateMachine
+    private let started = ContinuousClock.now
+
+    init(configuration: WearableConfiguration) throws {
+        self.configuration = configuration
+        // Signals first, so a SIGTERM right after "ready" still takes the clean way out.
+        signals = try ShutdownSignals()
+        framebuffer = try Self.openFramebuffer(configuration)
+        let geometry = framebuffer.geometry
+        let layout = ScreenLayout(geometry: geometry, typesetter: Typesetter(typeface: try Typeface(.installed())))
+        display = WearableDisplay(framebuffer: framebuffer, renderer: ScreenRenderer(layout: layout))
+        machine = UIStateMachine(
+            state: UIState(now: Date(), link: .outOfRange),
+            configuration: UIConfiguration(timeZone: configuration.timeZone), layout: layout)
+        input = configuration.inputs.isEmpty ? nil : try EvdevReader(paths: configuration.inputs)
+        // Last: the socket appears only once every request can be served.
+        listener = try ControlListener.open(path: configuration.controlSocket)
+    }
+
+    /// A character device is a real panel; anything else is a file with the given geometry.
+    private static func openFramebuffer(_ configuration: WearableConfiguration) throws -> Framebuffer {
+        var status = stat()
+        if stat(configuration.framebuffer, &status) == 0, status.st_mode & S_IFMT == S_IFCHR {
+            return try Framebuffer.openDevice(path: configuration.framebuffer)
+        }
+        if configuration.framebuffer.hasPrefix(configuration.runtimeDirectory + "/") {
+            // The default file lives in the private runtime directory; make sure it exists.
+            try ControlDirectory.prepare(configuration.runtimeDirectory, ownerUID: geteuid())
+        }
+        return try Framebuffer.openFile(path: configuration.framebuffer, geometry: configuration.geometry)
+    }
+
+    /// Serves until SIGINT or SIGTERM, then removes the socket.
+    func run() throws {
+        defer { listener.close() }
+        display.show(machine.screenModel)
+        // Written unbuffered: whoever started the agent waits for this line before sending requests.
+        let ready = "ready: control socket \(listener.path), framebuffer \(framebuffer.path) (\(framebuffer.geometry))\n"
+        FileHandle.standardOutput.write(Data(ready.utf8))
+        while true {
+            // A device that went away (end of file) is no longer polled: it would be readable for ever.
+            let keys = input.map { $0.isAtEnd ? [] : $0.descriptors } ?? []
+            let descriptors = [signals.descriptor, listener.descriptor] + keys
+            var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            try SystemError.retrying("poll") { poll(&polled, nfds_t(polled.count), Self.millisecondsToNextSecond()) }
+            if polled[0].revents != 0 {
+                log("relay-wearable: stopping on signal")
+                return
+            }
+            if polled[1].revents != 0, let outcome = listener.serveOne(timeoutMilliseconds: 0, handle) {
+                log(outcome.description)
+            }
+            if let input, polled.dropFirst(2).contains(where: { $0.revents != 0 }) {
+                for event in try input.read(timeoutMilliseconds: 0) where event.triggers {
+                    if let key = UIKey(rawValue: event.key.rawValue) { apply(.key(key)) }
+                }
+            }
+            // Once a second: the state machine decides whether the face changed (each minute).
+            apply(.tick(now: Date()))
+        }
+    }
+
+    /// Feeds an event and shows the result when the screen changed.
+    private func apply(_ event: UIEvent) {
+        if machine.handle(event).contains(.render) { display.show(machine.screenModel) }
+    }
+
+    private static func millisecondsToNextSecond() -> Int32 {
+        let fraction = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1)
+        return Int32(max(1, (1 - fraction) * 1000))
+    }
+
+    private func log(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    // MARK: Control commands
+
+    private func handle(_ request: ControlRequest) -> ControlResponse {
+        switch request.command {
+        case "status": status()
+        case "press": press(request.key)
+        case "screenshot": screenshot(request.path)
+        default: .failure("unknown command '\(request.command)'; relay-wearable knows: status, press, screenshot")
+        }
+    }
+
+    private func status() -> ControlResponse {
+        let uptime = ContinuousClock.now - started
+        var values: [String: ControlValue] = [
+            "role": .string("wearable"),
+            "transport": .string("loopback"),
+            "link": .string(machine.state.link == .connected ? "connected" : "out of range"),
+            "screen": .string(Self.name(of: machine.state.screen)),
+            "framebuffer": .string(framebuffer.path),
+            "width": .int(framebuffer.geometry.width),
+            "height": .int(framebuffer.geometry.height),
+            "format": .string(framebuffer.geometry.format.rawValue),
+            "uptimeSeconds": .int(Int(uptime.components.seconds)),
+            "notifications": .int(machine.state.notifications.count),
+        ]
+        if let rss = ProcessMemory.residentBytes() { values["rssBytes"] = .int(rss) }
+        return .success(values)
+    }
+
+    private func press(_ name: String?) -> ControlResponse {
+        let names = UIKey.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let name, let key = UIKey(rawValue: name) else {
+            return .failure("press needs \"key\": one of \(names)")
+        }
+        apply(.key(key))
+        return .success(["screen": .string(Self.name(of: machine.state.screen))])
+    }
+
+    private func screenshot(_ path: String?) -> ControlResponse {
+        guard let path, path.hasPrefix("/") else {
+            return .failure("screenshot needs \"path\": an absolute path for the PNG file (relayctl makes it absolute)")
+        }
+        do {
+            try PNGFile.write(framebuffer.snapshot(), to: path)
+        } catch {
+            return .failure("could not write the screenshot: \(error)")
+        }
+        return .success([
+            "path": .string(path), "width": .int(framebuffer.geometry.width), "height": .int(framebuffer.geometry.height),
+        ])
+    }
+
+    /// The screen's name in responses: the case name of `Screen`.
+    static func name(of screen: Screen) -> String {
+        switch screen {
+        case .idle: "idle"
+        case .shortLook: "shortLook"
+        case .longLook: "longLook"
+        case .textReply: "textReply"
+        case .list: "list"
+        case .thread: "thread"
+        case .pairing: "pairing"
+        }
+    }
+}

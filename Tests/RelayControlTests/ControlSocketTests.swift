@@ -1,0 +1,100 @@
+import Foundation
+import RelayControl
+import RelaySystem
+import Testing
+
+/// The control socket over a real Unix socket: the listener on a thread, the client in the test.
+@Suite struct ControlSocketTests {
+    @Test func requestAndResponseRoundTrip() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/agent.sock"
+        let server = try TestServer(path: path, count: 2)
+        let response = try ControlClient.send(ControlRequest(command: "status"), to: path, agent: "test-agent", start: "test-agent")
+        #expect(response == .success(["echo": .string("status"), "answer": .int(42)]))
+        let failure = try ControlClient.send(ControlRequest(command: "fail"), to: path, agent: "test-agent", start: "test-agent")
+        #expect(failure == .failure("asked to fail"))
+        await server.finished.wait()
+        #expect(server.outcomes.count == 2)
+        #expect(server.outcomes.first?.hasPrefix("control: status from pid \(getpid())") == true)
+    }
+
+    @Test func socketFileIsPrivateAndRemovedOnClose() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/fresh/agent.sock"
+        let listener = try ControlListener.open(path: path)
+        var status = stat()
+        #expect(lstat(path, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFSOCK)
+        #expect(status.st_mode & 0o777 == 0o600)
+        // The directory the listener created is private too.
+        #expect(lstat(directory.path + "/fresh", &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o700)
+        listener.close()
+        listener.close()
+        #expect(lstat(path, &status) != 0)
+    }
+
+    @Test func malformedRequestGetsAnErrorAndTheServerKeepsServing() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/agent.sock"
+        let server = try TestServer(path: path, count: 3)
+        let garbage = try exchangeRaw(Array("{\"command\": 12\n".utf8), path: path)
+        let reply = try ControlJSON.decode(ControlResponse.self, from: Data(garbage.utf8))
+        #expect(!reply.ok)
+        #expect(reply.error?.contains("not a control request") == true)
+        #expect(garbage.hasSuffix("\n"))
+        let empty = try exchangeRaw([], path: path)
+        #expect(empty.isEmpty)
+        let response = try ControlClient.send(ControlRequest(command: "after"), to: path, agent: "test-agent", start: "test-agent")
+        #expect(response.values["echo"] == .string("after"))
+        await server.finished.wait()
+        #expect(server.outcomes.filter { $0.contains("malformed") }.count == 2)
+    }
+
+    @Test func missingSocketSaysTheAgentIsNotRunningAndHowToStartIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        #expect {
+            try ControlClient.send(
+                ControlRequest(command: "status"), to: directory.path + "/none.sock", agent: "relay-wearable",
+                start: "relay-wearable --transport loopback")
+        } throws: { error in
+            "\(error)".contains("relay-wearable is not running") && "\(error)".contains("start it with: relay-wearable --transport loopback")
+        }
+    }
+
+    @Test func staleSocketIsReplacedAndALiveOneIsNot() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/agent.sock"
+        // What a crash leaves: a socket file that nobody listens on.
+        try bindWithoutListening(path)
+        let replacement = try ControlListener.open(path: path)
+        #expect(throws: ControlError.alreadyRunning(path: path)) { try ControlListener.open(path: path) }
+        replacement.close()
+    }
+
+    @Test func directoryWritableByOthersIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let shared = directory.path + "/shared"
+        #expect(mkdir(shared, 0o700) == 0)
+        #expect(chmod(shared, 0o777) == 0)
+        #expect {
+            try ControlListener.open(path: shared + "/agent.sock")
+        } throws: { error in
+            "\(error)".contains("others can write to it (mode 777)")
+        }
+    }
+
+    @Test func defaultPathsFollowTheRuntimeDirectory() {
+        #expect(ControlSocketPath.defaultPath(role: "wearable", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], uid: 1000)
+            == "/run/user/1000/relay/wearable.sock")
+        #expect(ControlSocketPath.defaultPath(role: "wearable", environment: ["XDG_RUNTIME_DIR": "relative"], uid: 7)
+            == "/tmp/relay-7/wearable.sock")
+        #expect(ControlSocketPath.defaultPath(role: "phone", environment: [:], uid: 7) == "/tmp/relay-7/phone.sock")
+    }
+}

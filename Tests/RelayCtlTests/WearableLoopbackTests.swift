@@ -1,0 +1,69 @@
+import Foundation
+import RelayDisplay
+import RelayTestSupport
+import Testing
+
+/// relay-wearable in loopback mode driven by relayctl through its control socket, as a user would.
+///
+/// Children are started with `ChildProcess` (posix_spawn, close-on-exec descriptors, a clean
+/// signal mask) rather than Foundation's `Process`, which can hang when tests spawn in parallel.
+@Suite struct WearableLoopbackTests {
+    @Test(.timeLimit(.minutes(1))) func pressScreenshotStatusAndCleanStop() async throws {
+        let directory = "/tmp/relay-ctl-test-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/wearable.sock"
+        let agent = try ChildProcess(RelayCtlTests.binary("relay-wearable").path, [
+            "--transport", "loopback", "--control-socket", socket, "--framebuffer", directory + "/wearable.fb",
+            "--width", "200", "--height", "120", "--format", "xrgb8888", "--time-zone", "UTC",
+        ])
+        // Readiness is an event: the agent prints "ready:" once its socket accepts requests.
+        var lines = agent.lines.makeAsyncIterator()
+        let ready = await lines.next()
+        guard ready?.hasPrefix("ready: control socket \(socket)") == true else {
+            await agent.stop()
+            Issue.record("relay-wearable did not become ready; it printed: \(ready ?? "nothing")")
+            return
+        }
+
+        let press = try await relayctl(["press", "down", "--control-socket", socket])
+        #expect(press == (0, "idle"))  // No notifications yet: Down stays on the watch face.
+
+        let shot = try await relayctl(["screenshot", directory + "/out.png", "--control-socket", socket])
+        #expect(shot.status == 0)
+        let image = try PNGFile.read(from: directory + "/out.png")
+        #expect(image.width == 200 && image.height == 120)
+        // The face is drawn: not every pixel is the background's.
+        #expect(Set(stride(from: 0, to: image.bytes.count, by: 3).map { image.bytes[$0] }).count > 1)
+
+        let status = try await relayctl(["status", "--json", "--control-socket", socket])
+        #expect(status.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+        #expect(object?["role"] as? String == "wearable")
+        #expect(object?["screen"] as? String == "idle")
+        #expect(object?["link"] as? String == "out of range")
+        #expect(object?["width"] as? Int == 200)
+        #expect((object?["rssBytes"] as? Int ?? 0) > 0)
+
+        kill(agent.pid, SIGTERM)
+        #expect(await agent.wait() == 0)
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        let after = try await relayctl(["status", "--control-socket", socket])
+        #expect(after.status == 1)
+    }
+
+    @Test func rfcommSaysWhatIsMissing() async throws {
+        // No fake Bluetooth link: the runtime without --transport loopback is not there yet.
+        let agent = try ChildProcess(RelayCtlTests.binary("relay-wearable").path, ["--transport", "rfcomm"])
+        for await _ in agent.lines {}
+        #expect(await agent.wait() != 0)
+    }
+
+    /// Runs relayctl to completion: its exit status and standard output, trimmed.
+    private func relayctl(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let command = try ChildProcess(RelayCtlTests.binary("relayctl").path, arguments)
+        var output: [String] = []
+        for await line in command.lines { output.append(line) }
+        return (await command.wait(), output.joined(separator: "\n"))
+    }
+}

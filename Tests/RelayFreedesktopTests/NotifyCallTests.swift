@@ -1,0 +1,128 @@
+import Foundation
+import RelayCore
+import RelayDBus
+import RelayFreedesktop
+import Testing
+
+@Suite struct NotifyCallTests {
+    private func arguments(
+        summary: String = "Meeting", body: String = "Join?", actions: [String] = ["yes", "Yes", "no", "No"],
+        hints: [String: DBusValue] = [:], timeout: Int32 = -1
+    ) -> [DBusValue] {
+        [
+            .string("calendar"), .uint32(0), .string("x-office-calendar"), .string(summary), .string(body),
+            .array(elementSignature: .string, elements: actions.map { .string($0) }),
+            .dictionary(
+                keySignature: .string, valueSignature: .variant,
+                entries: hints.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }),
+            .int32(timeout),
+        ]
+    }
+
+    @Test func theMeetingInviteBecomesContentAndACategory() throws {
+        let call = try NotifyCall(arguments: arguments(hints: ["urgency": .byte(2), "desktop-entry": .string("org.example.Calendar")]))
+        #expect(call.actions.map(\.key) == ["yes", "no"])
+        let content = FreedesktopMapping.content(of: call, categoryIdentifier: "fd-1")
+        #expect(content.title == "Meeting" && content.body == "Join?")
+        #expect(content.interruptionLevel == .critical)
+        #expect(content.userInfo["freedesktop.desktop_entry"] == .string("org.example.Calendar"))
+        let category = try #require(FreedesktopMapping.category(of: call, identifier: "fd-1"))
+        #expect(category.actions.map(\.identifier) == ["yes", "no"])
+        try category.validate(as: "category")
+    }
+
+    @Test func theDefaultActionIsNoButtonAndInlineReplyAsksForText() throws {
+        let call = try NotifyCall(arguments: arguments(
+            actions: ["default", "Open", "inline-reply", "Reply"], hints: ["x-kde-reply-placeholder-text": .string("Message Anna")]))
+        let category = try #require(FreedesktopMapping.category(of: call, identifier: "fd-2"))
+        #expect(category.actions.count == 1)
+        #expect(category.actions[0].identifier == "inline-reply")
+        #expect(category.actions[0].textInput?.placeholder == "Message Anna")
+        #expect(FreedesktopMapping.category(of: try NotifyCall(arguments: arguments(actions: ["default", "Open"])), identifier: "x") == nil)
+    }
+
+    @Test func wrongSignaturesAreInvalidArgs() {
+        #expect {
+            _ = try NotifyCall(arguments: [.string("only one")])
+        } throws: { error in
+            (error as? DBusError)?.name == .invalidArgs
+        }
+        var bad = arguments()
+        bad[1] = .int32(5)
+        #expect(throws: DBusError.self) { try NotifyCall(arguments: bad) }
+    }
+
+    @Test func hugeBodiesAndThousandsOfActionsAreClampedWithANote() throws {
+        let megabyte = String(repeating: "ж", count: 512 * 1024)
+        let actions = (0..<5000).flatMap { ["a\($0)", "Action \($0)"] }
+        let call = try NotifyCall(arguments: arguments(body: megabyte, actions: actions))
+        #expect(call.actions.count == NotifyCall.maximumActions)
+        #expect(call.notes.contains { $0.hasPrefix("body: 1048576 bytes clamped") })
+        #expect(call.notes.contains { $0.hasPrefix("actions: 5000 sent") })
+        let content = FreedesktopMapping.content(of: call)
+        #expect(content.body.utf8.count <= ModelLimits.bodyBytes)
+        try content.validate(as: "content")
+        let category = try #require(FreedesktopMapping.category(of: call, identifier: "fd-3"))
+        try category.validate(as: "category")
+    }
+
+    @Test func oddActionsAndLaxHintTypesAreToleratedWithNotes() throws {
+        let call = try NotifyCall(arguments: arguments(
+            actions: ["yes", "Yes", "orphan"],
+            hints: ["urgency": .int32(0), "suppress-sound": .int32(1), "category": .int32(3), "transient": .boolean(true)]))
+        #expect(call.actions.count == 1)
+        #expect(call.hints.urgency == .low)
+        #expect(call.hints.suppressSound && call.hints.transient)
+        #expect(call.hints.category == nil)
+        #expect(call.notes.contains { $0.contains("odd number") })
+        #expect(call.notes.contains { $0.contains("hint category") })
+        #expect(FreedesktopMapping.content(of: call).sound == nil)
+        #expect(FreedesktopMapping.content(of: call).interruptionLevel == .passive)
+    }
+
+    @Test func malformedImageDataIsDroppedAndGoodImageDataKept() throws {
+        func image(width: Int32, height: Int32, stride: Int32, bytes: Int) -> DBusValue {
+            .structure([
+                .int32(width), .int32(height), .int32(stride), .boolean(true), .int32(8), .int32(4),
+                .array(elementSignature: .byte, elements: Array(repeating: .byte(0x7F), count: bytes)),
+            ])
+        }
+        let good = try NotifyCall(arguments: arguments(hints: ["image-data": image(width: 2, height: 2, stride: 8, bytes: 16)]))
+        #expect(good.hints.imageData?.width == 2)
+        let lying = try NotifyCall(arguments: arguments(hints: ["image-data": image(width: 100, height: 100, stride: 400, bytes: 16)]))
+        #expect(lying.hints.imageData == nil)
+        #expect(lying.notes.contains { $0.contains("does not match 16 bytes") })
+        let wrongShape = try NotifyCall(arguments: arguments(hints: ["image-data": .string("nope")]))
+        #expect(wrongShape.hints.imageData == nil)
+    }
+
+    @Test func expiryFollowsTheSpecWithPersistence() {
+        #expect(FreedesktopMapping.expiry(milliseconds: -1) == nil)
+        #expect(FreedesktopMapping.expiry(milliseconds: 0) == nil)
+        #expect(FreedesktopMapping.expiry(milliseconds: 5000) == .seconds(5))
+    }
+}
+
+@Suite struct BodyMarkupTests {
+    @Test(arguments: [
+        ("<b>Bold</b> and <i>italic</i>", "Bold and italic"),
+        ("Tom &amp; Jerry &lt;3 &#x1F600; &#65;", "Tom & Jerry <3 😀 A"),
+        (#"See <a href="https://example.com">the link</a>"#, "See the link"),
+        (#"<img src="x.png" alt="a cat"/> purrs"#, "a cat purrs"),
+        ("1 < 2 and no tag", "1 < 2 and no tag"),
+        ("&unknown; &amp", "&unknown; &amp"),
+    ])
+    func markupBecomesText(markup: String, text: String) {
+        #expect(BodyMarkup.plainText(markup) == text)
+    }
+}
+
+@Suite struct TruncationTests {
+    @Test func neverSplitsACharacter() {
+        let family = "👨‍👩‍👧"  // 18 bytes, one character
+        #expect("ab\(family)".truncated(toUTF8Bytes: 10) == "ab")
+        #expect("ab\(family)".truncated(toUTF8Bytes: 20) == "ab\(family)")
+        #expect("жжж".truncated(toUTF8Bytes: 5) == "жж")
+        #expect("e\u{301}x".truncated(toUTF8Bytes: 2) == "")
+    }
+}
