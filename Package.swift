@@ -99,15 +99,20 @@ let package = Package(
         .target(
             name: "WearableUI", dependencies: ["RelayCore", "RelayDisplay", "RelayText"],
             swiftSettings: strictSwift),
+        // The phone's notification centre as a state machine; D-Bus stays in the executable.
+        .target(name: "PhoneAgent", dependencies: ["RelayCore", "RelayFreedesktop"], swiftSettings: strictSwift),
 
         // MARK: Executables and what they share.
         .target(
             name: "RelayCLI",
-            dependencies: ["RelayCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RelayCore", "RelaySystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift),
         .executableTarget(
             name: "relay-phone",
-            dependencies: ["RelayCore", "RelayCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "RelayCore", "RelayCLI", "RelayControl", "RelayDBus", "RelayFreedesktop", "PhoneAgent",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSwift),
         .executableTarget(
             name: "relay-wearable",
@@ -157,9 +162,10 @@ let package = Package(
             dependencies: [
                 "relayctl", "relay-phone", "relay-wearable",
                 "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload",
-                "RelayTestSupport", "RelayDisplay",
+                "RelayTestSupport", "RelayDisplay", "RelayDBus",
             ],
             swiftSettings: strictSwift),
+        .testTarget(name: "PhoneAgentTests", dependencies: ["PhoneAgent"], swiftSettings: strictSwift),
         .testTarget(name: "RelayFreedesktopTests", dependencies: ["RelayFreedesktop"], swiftSettings: strictSwift),
         .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore"], swiftSettings: strictSwift),
         .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], swiftSettings: strictSwift),
@@ -175,7 +181,7 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(name: "RelayWireTests", dependencies: ["RelayWire", "RelayExamples", "RelayTestSupport"], swiftSettings: strictSwift),
         .target(
-            name: "RelayTestSupport", dependencies: ["RelayCore", "RelayLink", "RelayTransport"],
+            name: "RelayTestSupport", dependencies: ["RelayCore", "RelayLink", "RelayTransport", "RelayDBus"],
             path: "Tests/RelayTestSupport", swiftSettings: strictSwift),
         .testTarget(
             name: "RelayTransportTests", dependencies: ["RelayTransport", "RelayLink", "RelaySystem", "RelayTestSupport"],

@@ -5,35 +5,57 @@ public import Foundation
 /// The fields are the union of what the commands take; each command reads the ones it needs and
 /// answers with an error naming a missing one. Docs/CONTROL.md lists the commands.
 public struct ControlRequest: Codable, Hashable, Sendable {
-    /// The command: `status`, `screenshot`, `press`.
+    /// The command: `status`, `screenshot`, `press` (wearable); `status`, `delivered`, `invoke`,
+    /// `reply`, `dismiss` (phone).
     public var command: String
     /// An absolute file path (`screenshot`).
     public var path: String?
     /// A key name (`press`): `up`, `down`, `select`, `back`.
     public var key: String?
+    /// A notification's id (`invoke`, `reply`, `dismiss`).
+    public var id: UInt32?
+    /// An action key (`invoke`), such as `default` or one the app sent.
+    public var action: String?
+    /// A reply's text (`reply`).
+    public var text: String?
 
     /// Creates a request.
-    public init(command: String, path: String? = nil, key: String? = nil) {
+    public init(
+        command: String, path: String? = nil, key: String? = nil, id: UInt32? = nil, action: String? = nil,
+        text: String? = nil
+    ) {
         self.command = command
         self.path = path
         self.key = key
+        self.id = id
+        self.action = action
+        self.text = text
     }
 }
 
-/// A value in a response: the protocol needs only text and whole numbers.
-public enum ControlValue: Codable, Hashable, Sendable, CustomStringConvertible {
+/// A value in a response: text, whole numbers, and lists and objects of them (the phone's
+/// `delivered` list).
+public indirect enum ControlValue: Codable, Hashable, Sendable, CustomStringConvertible {
     /// Text.
     case string(String)
     /// A whole number (sizes, counts, seconds).
     case int(Int)
+    /// A list.
+    case list([ControlValue])
+    /// An object, by member name.
+    case object([String: ControlValue])
 
-    /// Decodes a number or a string.
+    /// Decodes a number, a string, a list or an object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Int.self) {
             self = .int(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let list = try? container.decode([ControlValue].self) {
+            self = .list(list)
         } else {
-            self = .string(try container.decode(String.self))
+            self = .object(try container.decode([String: ControlValue].self))
         }
     }
 
@@ -43,6 +65,8 @@ public enum ControlValue: Codable, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .string(let text): try container.encode(text)
         case .int(let number): try container.encode(number)
+        case .list(let list): try container.encode(list)
+        case .object(let object): try container.encode(object)
         }
     }
 
@@ -51,6 +75,8 @@ public enum ControlValue: Codable, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .string(let text): text
         case .int(let number): String(number)
+        case .list(let list): list.map(\.description).joined(separator: ", ")
+        case .object(let object): object.keys.sorted().map { "\($0)=\(object[$0]?.description ?? "")" }.joined(separator: " ")
         }
     }
 }

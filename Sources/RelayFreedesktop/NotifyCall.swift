@@ -10,6 +10,12 @@ public struct NotifyCall: Sendable, Hashable {
         public var key: String
         /// The label shown.
         public var label: String
+
+        /// Creates an action.
+        public init(key: String, label: String) {
+            self.key = key
+            self.label = label
+        }
     }
 
     /// The sending app's name, for display.
@@ -35,6 +41,22 @@ public struct NotifyCall: Sendable, Hashable {
     public static let signature = "susssasa{sv}i"
     /// The most actions kept; the rest are dropped with a note.
     public static let maximumActions = ModelLimits.actionsPerCategory + 1
+
+    /// A call made of decoded values, as the agents' tests and Relay's own senders build one.
+    public init(
+        appName: String, replacesID: UInt32 = 0, appIcon: String = "", summary: String, body: String = "",
+        actions: [Action] = [], hints: NotificationHints = NotificationHints(), expireTimeout: Int32 = -1
+    ) {
+        self.appName = appName
+        self.replacesID = replacesID
+        self.appIcon = appIcon
+        self.summary = summary
+        self.body = body
+        self.actions = actions
+        self.hints = hints
+        self.expireTimeout = expireTimeout
+        notes = hints.notes
+    }
 
     /// Reads the arguments of a `Notify` call. Wrong types are an error (the caller gets
     /// `InvalidArgs`); oversized values are clamped with a note.

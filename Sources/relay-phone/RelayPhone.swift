@@ -1,6 +1,9 @@
 import ArgumentParser
+import Foundation
 import RelayCLI
+import RelayControl
 import RelayCore
+import RelayDBus
 
 /// `relay-phone`: the phone-side agent.
 @main
@@ -13,12 +16,73 @@ struct RelayPhone: AsyncParsableCommand {
             server, or as a monitor beside another server, plus Relay's own rich API), keeps \
             them in its notification centre and mirrors them over Bluetooth RFCOMM, or a local \
             socket in loopback mode, to relay-wearable while the phone is locked.
+
+            This build runs the server side only, with --transport loopback: it owns \
+            org.freedesktop.Notifications on the bus, keeps what it is sent, and lets \
+            `relayctl delivered`, `invoke`, `reply` and `dismiss` act on it as the wearable \
+            will (Docs/PHONE.md). It prints "ready: …" on standard output once it serves both \
+            the bus and its control socket, and stops on SIGINT or SIGTERM, removing its socket.
             """,
         version: "relay-phone \(RelayVersion.string)")
 
     @OptionGroup var agent: AgentOptions
+    @OptionGroup var phone: PhoneOptions
 
     func run() async throws {
-        throw AgentUnavailable(name: "relay-phone")
+        // The Bluetooth link is not built yet; pretending to have one would hide that.
+        guard agent.transport == .loopback else { throw AgentUnavailable(name: "relay-phone") }
+        let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        // Signals and the socket first, before any thread exists: the listener's umask is process-wide.
+        let signals = try ShutdownSignals()
+        let listener = try ControlListener.open(
+            path: phone.resolvedControlSocket(
+                environment: ProcessInfo.processInfo.environment, currentDirectory: FileManager.default.currentDirectoryPath))
+        defer { listener.close() }
+
+        let connection = try await DBusConnection.connect(to: phone.resolvedBus)
+        let server = NotificationServer(connection: connection, log: log)
+        do {
+            // Exported before the name is ours, so the first call after acquiring it finds the object.
+            try connection.export([server.interface], at: NotificationServer.path)
+            try await Self.acquireName(on: connection)
+        } catch {
+            await connection.close()
+            throw error
+        }
+
+        let ready = "ready: \(NotificationServer.busName) on \(phone.bus) as \(connection.uniqueName), control socket \(listener.path)\n"
+        FileHandle.standardOutput.write(Data(ready.utf8))
+        // A lost bus stops the agent as a signal would, through the same clean path.
+        let watcher = Task {
+            _ = try? await connection.waitUntilDisconnected()
+            signals.requestStop()
+        }
+        let control = PhoneControl(server: server, busName: connection.uniqueName, started: .now)
+        await ControlThread.run(listener: listener, signals: signals, log: log, handle: control.handle)
+        watcher.cancel()
+        server.stop()
+        let lost = !connection.isConnected
+        await connection.close()
+        if lost { throw PhoneError("the bus went away; relay-phone stopped") }
+        log("relay-phone: stopping on signal")
     }
+
+    /// Takes the name without queueing: a second server waiting in line would never see a notification.
+    private static func acquireName(on connection: DBusConnection) async throws {
+        switch try await connection.requestName(NotificationServer.busName, flags: .doNotQueue) {
+        case .primaryOwner, .alreadyOwner:
+            return
+        case .inQueue, .exists:
+            let owner = (try? await connection.nameOwner(of: NotificationServer.busName)) ?? nil
+            throw PhoneError(
+                "another notification server owns \(NotificationServer.busName) (\(owner ?? "owner unknown")); "
+                    + "monitor mode is not built yet, so stop that server (or use another bus with --bus) and start relay-phone again")
+        }
+    }
+}
+
+/// A reason relay-phone cannot run, as one sentence.
+struct PhoneError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import RelayCLI
 import RelayControl
 import RelayDisplay
 import RelayInput

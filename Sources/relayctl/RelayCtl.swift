@@ -13,5 +13,8 @@ struct RelayCtl: AsyncParsableCommand {
             payloads and prints when scheduled requests will fire.
             """,
         version: "relayctl \(RelayVersion.string)",
-        subcommands: [CheckCommand.self, ExamplesCommand.self, StatusCommand.self, PressCommand.self, ScreenshotCommand.self])
+        subcommands: [
+            CheckCommand.self, ExamplesCommand.self, StatusCommand.self, PressCommand.self, ScreenshotCommand.self,
+            DeliveredCommand.self, InvokeCommand.self, ReplyCommand.self, DismissCommand.self,
+        ])
 }

@@ -76,7 +76,8 @@ import Testing
     }
 
     @Test func agentsSayWhatIsMissing() throws {
-        let result = try run("relay-phone", ["--transport", "loopback"])
+        // Only the Bluetooth link is missing now; loopback runs the notification server (PhoneLoopbackTests).
+        let result = try run("relay-phone", ["--transport", "rfcomm"])
         #expect(result.status != 0)
         #expect(result.output.contains("relayctl examples"))
         let wrong = try run("relay-wearable", ["--transport", "carrier-pigeon"])

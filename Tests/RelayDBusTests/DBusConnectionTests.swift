@@ -1,5 +1,6 @@
 import Foundation
 import RelayDBus
+import RelayTestSupport
 import Testing
 
 private func isError(_ name: DBusError.Name) -> (any Error) -> Bool {

@@ -1,4 +1,5 @@
 import RelayDBus
+import RelayTestSupport
 import Testing
 
 @Suite("Monitoring and disconnection", .timeLimit(.minutes(1)))

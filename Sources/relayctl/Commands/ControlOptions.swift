@@ -3,17 +3,37 @@ import Foundation
 import Glibc
 import RelayControl
 
-/// The option every control command shares: which agent's socket to talk to.
+/// Which agent a control command talks to; each has its own socket (Docs/CONTROL.md).
+enum ControlAgent {
+    case wearable, phone
+
+    /// The socket's name in the runtime directory: `wearable.sock`, `phone.sock`.
+    var role: String {
+        switch self {
+        case .wearable: "wearable"
+        case .phone: "phone"
+        }
+    }
+
+    var executable: String { "relay-\(role)" }
+}
+
+/// The option every control command shares: the agent's socket, when not the default one.
+///
+/// One option name for both agents, as the agents themselves take `--control-socket`; the
+/// command decides which agent (and so which default) it addresses.
 struct ControlOptions: ParsableArguments {
     @Option(
         name: .customLong("control-socket"),
-        help: "The agent's control socket; default: $XDG_RUNTIME_DIR/relay/wearable.sock, else /tmp/relay-$UID/wearable.sock.")
+        help: ArgumentHelp(
+            "The agent's control socket; default: $XDG_RUNTIME_DIR/relay/ROLE.sock, else /tmp/relay-$UID/ROLE.sock.",
+            discussion: "ROLE is phone for delivered, invoke, reply, dismiss and status --phone; wearable otherwise."))
     var controlSocket: String?
 
-    /// The socket path, made absolute.
-    var path: String {
+    /// The socket path for `agent`, made absolute.
+    func path(for agent: ControlAgent) -> String {
         let path = controlSocket
-            ?? ControlSocketPath.defaultPath(role: "wearable", environment: ProcessInfo.processInfo.environment, uid: getuid())
+            ?? ControlSocketPath.defaultPath(role: agent.role, environment: ProcessInfo.processInfo.environment, uid: getuid())
         return Self.absolute(path)
     }
 
@@ -22,11 +42,11 @@ struct ControlOptions: ParsableArguments {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    /// Sends a request to the wearable agent; a failure response becomes an error (exit status 1).
-    func send(_ request: ControlRequest) throws -> ControlResponse {
+    /// Sends a request to an agent; a failure response becomes an error (exit status 1).
+    func send(_ request: ControlRequest, to agent: ControlAgent = .wearable) throws -> ControlResponse {
         let response = try ControlClient.send(
-            request, to: path, agent: "relay-wearable", start: "relay-wearable --transport loopback")
-        guard response.ok else { throw ControlCommandError(description: "relay-wearable: " + (response.error ?? "the request failed")) }
+            request, to: path(for: agent), agent: agent.executable, start: "\(agent.executable) --transport loopback")
+        guard response.ok else { throw ControlCommandError(description: "\(agent.executable): " + (response.error ?? "the request failed")) }
         return response
     }
 }

@@ -2,19 +2,22 @@ import ArgumentParser
 import Foundation
 import RelayControl
 
-/// `relayctl status`: what the wearable agent is doing.
+/// `relayctl status [--phone]`: what the wearable (or phone) agent is doing.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the wearable agent's state: screen, link, framebuffer, uptime, memory.")
+        abstract: "Show the wearable agent's state (screen, link, framebuffer, uptime, memory), or the phone's with --phone.")
 
     @Flag(help: "Print the agent's JSON response as it came.")
     var json = false
 
+    @Flag(help: "Ask relay-phone (its socket, phone.sock) instead of relay-wearable.")
+    var phone = false
+
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        let response = try control.send(ControlRequest(command: "status"))
+        let response = try control.send(ControlRequest(command: "status"), to: phone ? .phone : .wearable)
         if json {
             print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
             return

@@ -1,16 +1,14 @@
 import Foundation
-import RelayDBus
-import RelayTestSupport
+public import RelayDBus
 import Synchronization
-import Testing
 
 /// A throwaway `dbus-daemon` for one test, with its own socket directory and a minimal configuration
 /// (no service activation, everything allowed), so tests never touch the machine's real buses.
 ///
 /// Use ``withPrivateBus(_:)``: it closes every connection made through ``connect()`` and stops the
 /// daemon however the test ends.
-final class PrivateBus: Sendable {
-    let address: String
+public final class PrivateBus: Sendable {
+    public let address: String
     private let daemon: ChildProcess
     private let directory: URL
     private let connections = Mutex<[DBusConnection]>([])
@@ -21,7 +19,7 @@ final class PrivateBus: Sendable {
         self.directory = directory
     }
 
-    static func start() async throws -> PrivateBus {
+    public static func start() async throws -> PrivateBus {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-dbus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
@@ -52,18 +50,18 @@ final class PrivateBus: Sendable {
     }
 
     /// A new connection to this bus, closed automatically when the test ends.
-    func connect() async throws -> DBusConnection {
+    public func connect() async throws -> DBusConnection {
         let connection = try await DBusConnection.connect(to: .address(address))
         connections.withLock { $0.append(connection) }
         return connection
     }
 
     /// Kills the daemon while connections may still be open, as if the bus had crashed.
-    func kill() async {
+    public func kill() async {
         await daemon.stop(SIGKILL)
     }
 
-    func stop() async {
+    public func stop() async {
         let open = connections.withLock { connections in
             defer { connections.removeAll() }
             return connections
@@ -75,7 +73,7 @@ final class PrivateBus: Sendable {
 }
 
 /// Runs `body` with a private bus that is torn down afterwards, whether `body` returns or throws.
-func withPrivateBus<T>(_ body: (PrivateBus) async throws -> T) async throws -> T {
+public func withPrivateBus<T>(_ body: (PrivateBus) async throws -> T) async throws -> T {
     let bus = try await PrivateBus.start()
     do {
         let result = try await body(bus)
@@ -88,7 +86,7 @@ func withPrivateBus<T>(_ body: (PrivateBus) async throws -> T) async throws -> T
 }
 
 /// Runs a command to completion and returns its exit status and standard output.
-func runCommand(
+public func runCommand(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:]
 ) async throws -> (status: Int32, output: String) {
     let command = try ChildProcess(executable, arguments, environment: environment)
@@ -98,7 +96,7 @@ func runCommand(
 }
 
 /// The next element of `iterator` satisfying `predicate`, or `nil` if the stream ends first.
-func next<Element: Sendable>(
+public func next<Element: Sendable>(
     _ iterator: inout AsyncStream<Element>.Iterator, where predicate: (Element) -> Bool = { _ in true }
 ) async -> Element? {
     while let element = await iterator.next() {

@@ -1,0 +1,93 @@
+public import RelayFreedesktop
+
+/// The phone's delivered notifications and the freedesktop rules for them (spec 1.2), as a value:
+/// operations take the time where it matters and return the signals to emit, in order. The
+/// D-Bus server (relay-phone) carries them out; nothing here does I/O or reads a clock.
+public struct NotificationCentre: Sendable {
+    /// The notifications delivered and not yet closed, by id.
+    public private(set) var delivered: [UInt32: DeliveredNotification] = [:]
+    /// The last id handed out; ids count up from 1 and are never reused while the process lives
+    /// (after 4,294,967,295 notifications they wrap, skipping 0 and ids still delivered).
+    private var lastID: UInt32 = 0
+
+    /// An empty centre.
+    public init() {}
+
+    /// What `Notify` did.
+    public struct NotifyOutcome: Sendable, Hashable {
+        /// The id to return to the caller.
+        public var id: UInt32
+        /// Whether it replaced a delivered notification (same id, new content).
+        public var replaced: Bool
+        /// When it expires, for the server's timer; `nil` for never.
+        public var expiresAt: ContinuousClock.Instant?
+    }
+
+    /// `Notify`: a new notification, or new content for the delivered one `call.replacesID`
+    /// names. A `replaces_id` that is not delivered (any more) gets a new id, as the spec says.
+    public mutating func notify(_ call: NotifyCall, sender: String?, now: ContinuousClock.Instant) -> NotifyOutcome {
+        let replaced = call.replacesID != 0 && delivered[call.replacesID] != nil
+        let id = replaced ? call.replacesID : nextID()
+        let notification = DeliveredNotification(id: id, call: call, sender: sender, now: now)
+        delivered[id] = notification
+        return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt)
+    }
+
+    /// Removes a notification for `reason`. `CloseNotification` of an id that is not delivered is
+    /// not an error (the spec asks for an empty reply), so this returns no signal then.
+    public mutating func close(_ id: UInt32, reason: CloseReason) -> [NotificationSignal] {
+        guard delivered.removeValue(forKey: id) != nil else { return [] }
+        return [.closed(id: id, reason: reason)]
+    }
+
+    /// Closes, as expired, every notification whose time has come. The server's timers call this;
+    /// a timer that fires late for a notification since replaced with a later expiry closes nothing.
+    public mutating func expire(now: ContinuousClock.Instant) -> [NotificationSignal] {
+        let due = delivered.values.filter { $0.expiresAt.map { $0 <= now } ?? false }.map(\.id).sorted()
+        return due.flatMap { close($0, reason: .expired) }
+    }
+
+    /// The user chose an action (`default` is a click on the notification itself). A notification
+    /// that is not `resident` closes afterwards, as dismissed by the user.
+    public mutating func invoke(_ id: UInt32, action key: String) throws(CentreError) -> [NotificationSignal] {
+        let notification = try lookUp(id)
+        guard notification.actions.contains(where: { $0.key == key }) else {
+            throw .unknownAction(id: id, key: key, available: notification.actions.map(\.key))
+        }
+        return [.actionInvoked(id: id, key: key)] + closeUnlessResident(notification)
+    }
+
+    /// The user sent a text reply: `NotificationReplied`, then closed as dismissed unless `resident`.
+    public mutating func reply(_ id: UInt32, text: String) throws(CentreError) -> [NotificationSignal] {
+        let notification = try lookUp(id)
+        guard notification.acceptsReply else { throw .repliesNotAccepted(id) }
+        return [.replied(id: id, text: text)] + closeUnlessResident(notification)
+    }
+
+    /// The user dismissed it.
+    public mutating func dismiss(_ id: UInt32) throws(CentreError) -> [NotificationSignal] {
+        _ = try lookUp(id)
+        return close(id, reason: .dismissedByUser)
+    }
+
+    /// The delivered notifications in the order they were first delivered (by id).
+    public var list: [DeliveredNotification] {
+        delivered.values.sorted { $0.id < $1.id }
+    }
+
+    private func lookUp(_ id: UInt32) throws(CentreError) -> DeliveredNotification {
+        guard let notification = delivered[id] else { throw .unknownNotification(id) }
+        return notification
+    }
+
+    private mutating func closeUnlessResident(_ notification: DeliveredNotification) -> [NotificationSignal] {
+        notification.resident ? [] : close(notification.id, reason: .dismissedByUser)
+    }
+
+    private mutating func nextID() -> UInt32 {
+        repeat {
+            lastID = lastID == .max ? 1 : lastID + 1
+        } while delivered[lastID] != nil
+        return lastID
+    }
+}

@@ -1,0 +1,132 @@
+import PhoneAgent
+import RelayDBus
+import RelayFreedesktop
+import Synchronization
+
+/// `org.freedesktop.Notifications` (spec 1.2) on the bus: the D-Bus side of the phone's centre.
+///
+/// Method handlers (D-Bus tasks), expiry timers (tasks) and the control socket (its own thread)
+/// all reach the centre through one lock, and signals are queued while it is held, so they leave
+/// in the order the centre decided them.
+final class NotificationServer: Sendable {
+    static let busName = "org.freedesktop.Notifications"
+    static let path = "/org/freedesktop/Notifications"
+
+    private struct State {
+        var centre = NotificationCentre()
+        /// One timer per expiring notification, cancelled when it closes or is replaced.
+        var timers: [UInt32: Task<Void, Never>] = [:]
+    }
+
+    private let connection: DBusConnection
+    private let state = Mutex(State())
+    private let log: @Sendable (String) -> Void
+
+    init(connection: DBusConnection, log: @escaping @Sendable (String) -> Void) {
+        self.connection = connection
+        self.log = log
+    }
+
+    /// The delivered notifications, oldest first.
+    var delivered: [DeliveredNotification] { state.withLock { $0.centre.list } }
+
+    /// Applies a user's action from the control socket (later: from the wearable) and emits its signals.
+    /// Generic over the error so that operations that cannot fail (close, expire) need no `try`.
+    func act<Failure: Error>(
+        _ body: (inout NotificationCentre) throws(Failure) -> [NotificationSignal]
+    ) throws(Failure) {
+        try state.withLock { (state) throws(Failure) in
+            let signals = try body(&state.centre)
+            emit(signals, &state)
+        }
+    }
+
+    /// Cancels every expiry timer, before the agent exits.
+    func stop() {
+        state.withLock { state in
+            state.timers.values.forEach { $0.cancel() }
+            state.timers.removeAll()
+        }
+    }
+
+    // MARK: The interface
+
+    var interface: DBusInterface {
+        DBusInterface(
+            Self.busName,
+            methods: [
+                DBusMethod(
+                    "Notify",
+                    inputs: [
+                        .init("app_name", "s"), .init("replaces_id", "u"), .init("app_icon", "s"), .init("summary", "s"),
+                        .init("body", "s"), .init("actions", "as"), .init("hints", "a{sv}"), .init("expire_timeout", "i"),
+                    ],
+                    outputs: [.init("id", "u")]
+                ) { [self] call in [.uint32(try notify(call))] },
+                DBusMethod("CloseNotification", inputs: [.init("id", "u")]) { [self] call in
+                    let id = try call.arguments.decode(0, as: UInt32.self)
+                    act { centre in centre.close(id, reason: .closedByCall) }
+                    return []
+                },
+                DBusMethod("GetCapabilities", outputs: [.init("capabilities", "as")]) { _ in
+                    [.array(FreedesktopMapping.capabilities)]
+                },
+                DBusMethod(
+                    "GetServerInformation",
+                    outputs: [.init("name", "s"), .init("vendor", "s"), .init("version", "s"), .init("spec_version", "s")]
+                ) { _ in
+                    let info = FreedesktopMapping.serverInformation
+                    return [.string(info.0), .string(info.1), .string(info.2), .string(info.3)]
+                },
+            ],
+            signals: [
+                DBusSignalDeclaration("NotificationClosed", arguments: [.init("id", "u"), .init("reason", "u")]),
+                DBusSignalDeclaration("ActionInvoked", arguments: [.init("id", "u"), .init("action_key", "s")]),
+                DBusSignalDeclaration("ActivationToken", arguments: [.init("id", "u"), .init("activation_token", "s")]),
+                DBusSignalDeclaration("NotificationReplied", arguments: [.init("id", "u"), .init("text", "s")]),
+            ])
+    }
+
+    private func notify(_ message: DBusMethodCall) throws(DBusError) -> UInt32 {
+        let call = try NotifyCall(arguments: message.arguments)
+        let sender = message.sender ?? "?"
+        for note in call.notes { log("relay-phone: Notify from \(sender) (\(call.appName)): \(note)") }
+        return state.withLock { state in
+            let outcome = state.centre.notify(call, sender: message.sender, now: .now)
+            state.timers.removeValue(forKey: outcome.id)?.cancel()
+            if let deadline = outcome.expiresAt { state.timers[outcome.id] = expiryTimer(until: deadline) }
+            return outcome.id
+        }
+    }
+
+    /// Wakes at `deadline` and lets the centre close whatever is due then.
+    private func expiryTimer(until deadline: ContinuousClock.Instant) -> Task<Void, Never> {
+        Task { [self] in
+            // Cancelled (closed or replaced meanwhile): the sleep throws and nothing happens.
+            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+            act { centre in centre.expire(now: .now) }
+        }
+    }
+
+    // MARK: Signals
+
+    /// Emits signals with the lock held; a closed notification's timer goes with it.
+    private func emit(_ signals: [NotificationSignal], _ state: inout State) {
+        for signal in signals {
+            let (name, arguments): (String, [DBusValue]) =
+                switch signal {
+                case .actionInvoked(let id, let key): ("ActionInvoked", [.uint32(id), .string(key)])
+                case .replied(let id, let text): ("NotificationReplied", [.uint32(id), .string(text)])
+                case .closed(let id, let reason): ("NotificationClosed", [.uint32(id), .uint32(reason.rawValue)])
+                }
+            if case .closed(let id, _) = signal { state.timers.removeValue(forKey: id)?.cancel() }
+            do {
+                // Broadcast, as the reference servers do: clients match on the interface, not on
+                // being the destination. The sender is kept in the centre for unicast later.
+                try connection.emitSignal(path: Self.path, interface: Self.busName, name: name, arguments: arguments)
+            } catch {
+                log("relay-phone: could not emit \(name): \(error)")
+            }
+        }
+    }
+}
