@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: C bridges (system libraries found by pkg-config) and the one C shim.
@@ -94,6 +95,12 @@ let package = Package(
 
         // MARK: Adapters: the agents' control sockets (Docs/CONTROL.md).
         .target(name: "RelayControl", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
+
+        // MARK: Agents: running the link over a connection.
+        .target(
+            name: "RelayLinkRuntime",
+            dependencies: ["RelayLink", "RelayWire", "RelayTransport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift),
 
         // MARK: Agents: the wearable's user interface as a state machine and its screens.
         .target(
@@ -167,6 +174,10 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(name: "PhoneAgentTests", dependencies: ["PhoneAgent"], swiftSettings: strictSwift),
         .testTarget(name: "RelayFreedesktopTests", dependencies: ["RelayFreedesktop"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "RelayLinkRuntimeTests",
+            dependencies: ["RelayLinkRuntime", "RelayTestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift),
         .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore"], swiftSettings: strictSwift),
         .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),

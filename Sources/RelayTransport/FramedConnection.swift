@@ -27,36 +27,74 @@ public struct FramedConnection: Sendable {
         maximumFrameLength: Int = FrameFormat.defaultMaximumLength,
         _ body: (inout FrameReader, FrameWriter) async throws -> Result
     ) async throws -> Result {
+        try await runBatches(maximumFrameLength: maximumFrameLength) { batches, writer in
+            var reader = FrameReader(iterator: batches.makeAsyncIterator())
+            return try await body(&reader, writer)
+        }
+    }
+
+    /// Runs `body` with the connection's frames as a sequence that may be read from another
+    /// task (one task at a time), and closes the connection when `body` returns or throws.
+    public func runBatches<Result: Sendable>(
+        maximumFrameLength: Int = FrameFormat.defaultMaximumLength,
+        _ body: (FrameBatches, FrameWriter) async throws -> Result
+    ) async throws -> Result {
         try await channel.executeThenClose { inbound, outbound in
-            var reader = FrameReader(iterator: inbound.makeAsyncIterator(), maximumLength: maximumFrameLength)
-            return try await body(&reader, FrameWriter(outbound: outbound, maximumLength: maximumFrameLength))
+            try await body(
+                FrameBatches(inbound: inbound, maximumLength: maximumFrameLength),
+                FrameWriter(outbound: outbound, maximumLength: maximumFrameLength))
         }
     }
 }
 
-/// Reads frames, a read's worth at a time, so the caller can coalesce acknowledgements.
-public struct FrameReader {
-    private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
-    private var decoder: FrameDecoder
+/// A connection's frames, a read's worth at a time, so the reader can coalesce
+/// acknowledgements. Iterate it from one task only; the iteration ends when the peer
+/// closes cleanly between frames and throws `FrameError` for broken framing.
+public struct FrameBatches: AsyncSequence, Sendable {
+    /// A batch of frame payloads.
+    public typealias Element = [Data]
 
-    init(iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, maximumLength: Int) {
+    let inbound: NIOAsyncChannelInboundStream<ByteBuffer>
+    let maximumLength: Int
+
+    /// Reads and decodes frames.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+        var decoder: FrameDecoder
+
+        /// The frames completed by the next read; `nil` at a clean end.
+        public mutating func next() async throws -> [Data]? {
+            while true {
+                var frames: [Data] = []
+                while let frame = try decoder.nextFrame() { frames.append(frame) }
+                if !frames.isEmpty { return frames }
+                guard let buffer = try await iterator.next() else {
+                    try decoder.finish()
+                    return nil
+                }
+                decoder.append(Data(buffer.readableBytesView))
+            }
+        }
+    }
+
+    /// Starts reading; the iterator stays in the task that made it.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(iterator: inbound.makeAsyncIterator(), decoder: FrameDecoder(maximumLength: maximumLength))
+    }
+}
+
+/// Reads frames, a read's worth at a time, within one task.
+public struct FrameReader {
+    private var iterator: FrameBatches.AsyncIterator
+
+    init(iterator: FrameBatches.AsyncIterator) {
         self.iterator = iterator
-        decoder = FrameDecoder(maximumLength: maximumLength)
     }
 
     /// The frames completed by the next read; `nil` when the peer closed cleanly between
     /// frames. Throws `FrameError` for broken framing, including a close inside a frame.
     public mutating func nextBatch() async throws -> [Data]? {
-        while true {
-            var frames: [Data] = []
-            while let frame = try decoder.nextFrame() { frames.append(frame) }
-            if !frames.isEmpty { return frames }
-            guard let buffer = try await iterator.next() else {
-                try decoder.finish()
-                return nil
-            }
-            decoder.append(Data(buffer.readableBytesView))
-        }
+        try await iterator.next()
     }
 }
 

@@ -1,0 +1,126 @@
+import Foundation
+public import Logging
+public import RelayLink
+public import RelayTransport
+public import RelayWire
+
+/// Runs one connection of the link — the handshake, then the session — until it ends.
+///
+/// One task owns the state machines. Frames, ticks and the owner's commands arrive as
+/// events on one stream and are handled in order; what the machines return is carried out
+/// in order (persist through the delegate, then write). Every failure becomes one log line
+/// with its reason and a closed connection: never a crash, a hang or a half-open session.
+public struct LinkConnectionDriver: Sendable {
+    /// What the owner can ask of a running connection.
+    public enum Command: Sendable {
+        /// An outbound log entry the owner has persisted under `seq`.
+        case append(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)
+        /// Bulk data (attachment chunks), sent one chunk at a time behind control messages.
+        case bulk(Relay_V1_Envelope.OneOf_Body)
+        /// A message outside the log, sent at once (pairing, attachment requests).
+        case unlogged(Relay_V1_Envelope.OneOf_Body)
+        /// Close the connection, telling the peer why.
+        case close(String)
+    }
+
+    /// How the connection ended.
+    public enum Outcome: Sendable, Equatable {
+        /// The peer closed it, or the owner did.
+        case closed
+        /// It failed; the reason was logged.
+        case failed(LinkFailure)
+    }
+
+    /// Which side of the handshake this is.
+    public enum Role: Sendable {
+        /// The phone: pairs or resumes.
+        case initiator(LinkHandshake.Intent)
+        /// The wearable.
+        case responder(LinkHandshake.Acceptance)
+    }
+
+    let role: Role
+    let localKey: StaticKeyPair
+    let hello: Relay_V1_Hello
+    let delegate: any LinkDelegate
+    let logger: Logger
+    let heartbeat: Duration
+    let timeout: Duration
+
+    /// Creates a driver; `heartbeat` and `timeout` set the dead-link detection.
+    public init(
+        role: Role, localKey: StaticKeyPair, hello: Relay_V1_Hello, delegate: any LinkDelegate, logger: Logger,
+        heartbeat: Duration = .seconds(5), timeout: Duration = .seconds(15)
+    ) {
+        self.role = role
+        self.localKey = localKey
+        self.hello = hello
+        self.delegate = delegate
+        self.logger = logger
+        self.heartbeat = heartbeat
+        self.timeout = timeout
+    }
+
+    /// Runs the connection until it ends; `commands` carries the owner's requests.
+    public func run(_ connection: FramedConnection, commands: AsyncStream<Command>) async -> Outcome {
+        var logger = self.logger
+        logger[metadataKey: "peer"] = "\(connection.peer)"
+        let outcome: Outcome
+        do {
+            outcome = try await connection.runBatches { batches, writer in
+                try await serve(batches: batches, writer: writer, commands: commands, logger: logger)
+            }
+        } catch {
+            outcome = .failed(.peerClosed("the connection failed: \(error)"))
+        }
+        switch outcome {
+        case .failed(let failure): logger.warning("link closed: \(failure)")
+        case .closed: logger.info("link closed")
+        }
+        return outcome
+    }
+
+    private func serve(
+        batches: FrameBatches, writer: FrameWriter, commands: AsyncStream<Command>, logger: Logger
+    ) async throws -> Outcome {
+        let (events, sink) = AsyncStream<LinkEvent>.makeStream()
+        return try await withThrowingTaskGroup(of: Void.self, returning: Outcome.self) { group in
+            group.addTask {
+                do {
+                    for try await batch in batches { sink.yield(.frames(batch)) }
+                    sink.yield(.endOfStream)
+                } catch let error as FrameError {
+                    sink.yield(.readFailed(error))
+                } catch {
+                    sink.yield(.endOfStream)
+                }
+            }
+            group.addTask { [heartbeat] in
+                // Ticks drive heartbeats and the dead-link timeout; a fifth of the ping
+                // interval keeps detection within a second of the configured timeout.
+                while true {
+                    try await Task.sleep(for: heartbeat / 5)
+                    sink.yield(.tick)
+                }
+            }
+            group.addTask {
+                for await command in commands { sink.yield(.command(command)) }
+            }
+            var loop = LinkEventLoop(
+                driver: self, writer: writer, events: events.makeAsyncIterator(), sink: sink, logger: logger)
+            let outcome = try await loop.run()
+            group.cancelAll()
+            return outcome
+        }
+    }
+}
+
+/// Something that happened to a connection.
+enum LinkEvent: Sendable {
+    case frames([Data])
+    case endOfStream
+    case readFailed(FrameError)
+    case tick
+    case command(LinkConnectionDriver.Command)
+    case chunkWritten
+}

@@ -1,0 +1,20 @@
+public import RelayLink
+public import RelayWire
+
+/// What a link connection asks of its owner: the durable logs and what to do with what
+/// arrives. A method that persists must have persisted when it returns, because the
+/// driver may acknowledge or send right after it.
+public protocol LinkDelegate: Sendable {
+    /// The logs as stored: unacknowledged outbound entries, cursors and epochs.
+    func loadLogs() async throws -> LinkSession.Logs
+    /// Applies an entry of the peer's log and stores the new cursor in the same transaction.
+    func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws
+    /// The peer has everything through `seq`: stored outbound entries up to it may go.
+    func acknowledged(through seq: UInt64) async throws
+    /// The peer started a new log: store its epoch; its entries start again from 1.
+    func peerLogReset(epoch: UInt64) async throws
+    /// A message outside the log (attachment data, pairing).
+    func received(_ body: Relay_V1_Envelope.OneOf_Body) async
+    /// The session is up; the peer said hello.
+    func connected(peer: Relay_V1_Hello) async
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Logging
+import RelayLink
+import RelayTransport
+import RelayWire
+
+/// The connection's one consumer of events: the handshake, then the session.
+struct LinkEventLoop {
+    let driver: LinkConnectionDriver
+    let writer: FrameWriter
+    var events: AsyncStream<LinkEvent>.AsyncIterator
+    let sink: AsyncStream<LinkEvent>.Continuation
+    let logger: Logger
+
+    mutating func run() async throws -> LinkConnectionDriver.Outcome {
+        var handshake: LinkHandshake
+        switch driver.role {
+        case .initiator(let intent): handshake = LinkHandshake(initiating: intent, localKey: driver.localKey)
+        case .responder(let acceptance): handshake = LinkHandshake(responding: acceptance, localKey: driver.localKey)
+        }
+        let started = ContinuousClock.now
+        try await writer.write(Self.frames(handshake.start()))
+        var early: [LinkConnectionDriver.Command] = []
+        var leftovers: [Data] = []
+        handshaking: while true {
+            guard let event = await events.next() else { return .closed }
+            switch event {
+            case .frames(let batch):
+                for (index, frame) in batch.enumerated() {
+                    let steps = handshake.receive(frame)
+                    try await writer.write(Self.frames(steps))
+                    for case .failed(let failure) in steps { return .failed(failure) }
+                    if steps.contains(.established) {
+                        leftovers = Array(batch[(index + 1)...])
+                        break handshaking
+                    }
+                }
+            case .endOfStream: return .closed
+            case .readFailed(let error): return .failed(.framing(error))
+            case .command(.close): return .closed
+            case .command(let command): early.append(command)
+            case .tick:
+                // A peer that stops in the middle of the handshake is as dead as a silent session.
+                let waited = ContinuousClock.now - started
+                if waited >= driver.timeout { return .failed(.peerSilent(seconds: Self.seconds(waited))) }
+            case .chunkWritten: continue
+            }
+        }
+        let link = try handshake.finish()
+        logger.info("link established", metadata: ["mode": "\(link.mode)", "version": "\(link.version)"])
+        let logs: LinkSession.Logs
+        do {
+            logs = try await driver.delegate.loadLogs()
+        } catch {
+            return .failed(.protocolViolation("could not load the stored logs: \(error)"))
+        }
+        var session = LinkSession(
+            link: link, hello: driver.hello, logs: logs,
+            liveness: LivenessMonitor(interval: driver.heartbeat, timeout: driver.timeout, now: .now))
+        var state = SessionState()
+        let opening = try await carryOut(session.start(), session: &session)
+        try await writer.write(opening.frames)
+        if let outcome = opening.outcome { return outcome }
+        for command in early {
+            if let outcome = try await handle(.command(command), session: &session, state: &state) { return outcome }
+        }
+        if let outcome = try await handle(.frames(leftovers), session: &session, state: &state) { return outcome }
+        while let event = await events.next() {
+            if let outcome = try await handle(event, session: &session, state: &state) { return outcome }
+        }
+        return .closed
+    }
+
+    private struct SessionState {
+        var chunkInFlight = false
+    }
+
+    /// Handles one event; returns an outcome when the connection is over.
+    private mutating func handle(
+        _ event: LinkEvent, session: inout LinkSession, state: inout SessionState
+    ) async throws -> LinkConnectionDriver.Outcome? {
+        var frames: [Data] = []
+        var bulkStep = false
+        switch event {
+        case .frames(let batch):
+            // Frame by frame: an entry must be applied before the next one is looked at.
+            for frame in batch {
+                let result = try await carryOut(session.receive(frame, at: .now), session: &session)
+                frames += result.frames
+                if let outcome = result.outcome { return try await finish(frames, outcome) }
+            }
+            let ack = try await carryOut(session.flushAcknowledgement(), session: &session)
+            frames += ack.frames
+        case .endOfStream:
+            return .closed
+        case .readFailed(let error):
+            return .failed(.framing(error))
+        case .tick:
+            let result = try await carryOut(session.tick(at: .now), session: &session)
+            if let outcome = result.outcome { return try await finish(result.frames, outcome) }
+            frames = result.frames
+        case .command(.append(let seq, let body)):
+            // An entry persisted before the session loaded the logs is already in them.
+            guard seq >= session.nextOutboundSeq else { return nil }
+            guard seq == session.nextOutboundSeq else {
+                return .failed(.protocolViolation("the owner appended entry \(seq), but the log expects \(session.nextOutboundSeq)"))
+            }
+            let result = try await carryOut(session.enqueue(body), session: &session)
+            if let outcome = result.outcome { return try await finish(result.frames, outcome) }
+            frames = result.frames
+        case .command(.bulk(let body)):
+            session.enqueueBulk(body)
+            if !state.chunkInFlight {
+                frames = try await carryOut(session.nextBulkFrame(), session: &session).frames
+                bulkStep = true
+            }
+        case .command(.unlogged(let body)):
+            frames = try await carryOut(session.sendUnlogged(body), session: &session).frames
+        case .command(.close(let reason)):
+            let result = try await carryOut(session.close(code: .unspecified, message: reason), session: &session)
+            return try await finish(result.frames, .closed)
+        case .chunkWritten:
+            state.chunkInFlight = false
+            frames = try await carryOut(session.nextBulkFrame(), session: &session).frames
+            bulkStep = true
+        }
+        try await writer.write(frames)
+        if bulkStep && !frames.isEmpty {
+            // The chunk is with the transport; the next one waits for this event, so control
+            // messages queued meanwhile go first.
+            state.chunkInFlight = true
+            sink.yield(.chunkWritten)
+        }
+        return nil
+    }
+
+    /// Writes what was produced before the end, then ends.
+    private func finish(_ frames: [Data], _ outcome: LinkConnectionDriver.Outcome) async throws -> LinkConnectionDriver.Outcome {
+        try? await writer.write(frames)
+        return outcome
+    }
+
+    /// Carries out the session's actions in order — persisting through the delegate before
+    /// anything that follows is written — and returns the frames to write.
+    private func carryOut(
+        _ actions: [LinkSession.Action], session: inout LinkSession
+    ) async throws -> (frames: [Data], outcome: LinkConnectionDriver.Outcome?) {
+        var frames: [Data] = []
+        do {
+            for action in actions {
+                switch action {
+                case .send(let frame): frames.append(frame)
+                case .peerHello(let hello): await driver.delegate.connected(peer: hello)
+                case .peerLogReset(let epoch): try await driver.delegate.peerLogReset(epoch: epoch)
+                case .deliver(let seq, let body):
+                    try await driver.delegate.apply(seq: seq, body: body)
+                    session.applied(seq)
+                case .message(let body): await driver.delegate.received(body)
+                case .acknowledged(let seq): try await driver.delegate.acknowledged(through: seq)
+                case .failed(let reason): return (frames, .failed(reason))
+                }
+            }
+        } catch {
+            return (frames, .failed(.protocolViolation("could not persist: \(error)")))
+        }
+        return (frames, nil)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private static func frames(_ steps: [LinkHandshake.Step]) -> [Data] {
+        steps.compactMap { if case .send(let frame) = $0 { frame } else { nil } }
+    }
+}
