@@ -51,7 +51,10 @@ import Testing
         let wearable = LinkConnectionDriver(
             role: .responder(.init(pairable: false, partnerKey: phoneKey.publicKey)), localKey: wearableKey,
             hello: .with { $0.role = .wearable }, delegate: MemoryDelegate(epoch: 2, expecting: 0), logger: logs.logger,
-            heartbeat: .milliseconds(50), timeout: .milliseconds(300))
+            // Only the stalled handshake should ever reach the timeout; the others must fail
+            // for their own reason however slow a loaded machine is.
+            heartbeat: misbehaviour == .stalledHandshake ? .milliseconds(50) : .seconds(5),
+            timeout: misbehaviour == .stalledHandshake ? .milliseconds(300) : .seconds(30))
         let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
         async let outcome = wearable.run(wearableEnd, commands: idle)
         let phoneKey = phoneKey, wearableKey = wearableKey
