@@ -87,6 +87,9 @@ let package = Package(
         // MARK: Adapters: org.freedesktop.Notifications on D-Bus.
         .target(name: "RelayFreedesktop", dependencies: ["RelayCore", "RelayDBus"], swiftSettings: strictSwift),
 
+        // MARK: Adapters: the phone's lock sources on D-Bus (logind, screensavers).
+        .target(name: "RelayLockWatch", dependencies: ["RelayDBus"], swiftSettings: strictSwift),
+
         // MARK: Adapters: the wearable's display, text, input and haptics.
         .target(name: "RelayDisplay", dependencies: ["CPNG", "CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
         .target(name: "RelayText", dependencies: ["CFreeType", "RelayDisplay"], swiftSettings: strictSwift),
@@ -117,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "relay-phone",
             dependencies: [
-                "RelayCore", "RelayCLI", "RelayControl", "RelayDBus", "RelayFreedesktop", "PhoneAgent",
+                "RelayCore", "RelayCLI", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayLockWatch", "PhoneAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift),
@@ -174,6 +177,8 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(name: "PhoneAgentTests", dependencies: ["PhoneAgent"], swiftSettings: strictSwift),
         .testTarget(name: "RelayFreedesktopTests", dependencies: ["RelayFreedesktop"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "RelayLockWatchTests", dependencies: ["RelayLockWatch", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayLinkRuntimeTests",
             dependencies: ["RelayLinkRuntime", "RelayTestSupport", .product(name: "Logging", package: "swift-log")],

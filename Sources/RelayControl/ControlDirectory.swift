@@ -16,6 +16,9 @@ public enum ControlDirectory {
             try prepare(parent(of: path), ownerUID: ownerUID, creatingOnly: true)
             do {
                 try SystemError.retrying("mkdir(\(path))") { mkdir(path, 0o700) }
+                // mkdir's mode passes through the umask, which another thread may have narrowed
+                // (a listener binding under 0177 would leave the folder without its x bit).
+                try SystemError.retrying("chmod(\(path))") { chmod(path, 0o700) }
             } catch where error.code == EEXIST {
                 // Another process created it between the two calls; check it below like any other.
             } catch {
@@ -40,6 +43,7 @@ public enum ControlDirectory {
         try prepare(parent(of: path), ownerUID: ownerUID, creatingOnly: true)
         do {
             try SystemError.retrying("mkdir(\(path))") { mkdir(path, 0o700) }
+            try SystemError.retrying("chmod(\(path))") { chmod(path, 0o700) }
         } catch where error.code == EEXIST {
         } catch {
             throw .system(error)

@@ -19,6 +19,12 @@ enum PrivateFiles {
         } catch {
             throw .cannotCreate(path, "\(error.localizedDescription)")
         }
+        // Set the mode outright: a creation mode passes through the process's umask.
+        do {
+            try SystemError.retrying("chmod(\(path))") { chmod(path, 0o700) }
+        } catch {
+            throw .system(error)
+        }
     }
 
     /// The file's bytes, or `nil` if it does not exist.

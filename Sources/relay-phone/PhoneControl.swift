@@ -5,6 +5,7 @@ import RelayControl
 /// one as the wearable later will, so the way back to the posting app can be driven now.
 struct PhoneControl: Sendable {
     let server: NotificationServer
+    let lock: PhoneLock
     let busName: String
     let started: ContinuousClock.Instant
 
@@ -21,13 +22,23 @@ struct PhoneControl: Sendable {
         case "dismiss": act(request, needs: "", "dismiss needs \"id\"") { id, _ in
             { (centre: inout NotificationCentre) throws(CentreError) in try centre.dismiss(id) }
         }
+        // The manual override (Docs/PHONE.md): it wins over logind and the screensavers until cleared.
+        case "lock": overriding(true)
+        case "unlock": overriding(false)
+        case "lock-auto": overriding(nil)
         default:
-            .failure("unknown command '\(request.command)'; relay-phone knows: status, delivered, invoke, reply, dismiss")
+            .failure(
+                "unknown command '\(request.command)'; relay-phone knows: status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto")
         }
     }
 
+    private func overriding(_ locked: Bool?) -> ControlResponse {
+        lock.apply(.manual(override: locked))
+        return .success(lock.values)
+    }
+
     private func status() -> ControlResponse {
-        .success([
+        .success(lock.values.merging([
             "role": .string("phone"),
             "transport": .string("loopback"),
             "server": .string(NotificationServer.busName),
@@ -35,7 +46,7 @@ struct PhoneControl: Sendable {
             "link": .string("out of range"),
             "notifications": .int(server.delivered.count),
             "uptimeSeconds": .int(Int((ContinuousClock.now - started).components.seconds)),
-        ])
+        ]) { $1 })
     }
 
     /// Runs one of the user's actions on notification `request.id`; `argument` is what it needs besides.

@@ -9,6 +9,9 @@ struct PhoneOptions: ParsableArguments {
     @Option(help: "The bus to serve org.freedesktop.Notifications on: session, system, or a D-Bus address (unix:path=…).")
     var bus: String = "session"
 
+    @Option(name: .customLong("system-bus"), help: "The system bus, for logind's lock state: system, or a D-Bus address (unix:path=…).")
+    var systemBus: String = "system"
+
     @Option(name: .customLong("control-socket"), help: "Control socket; default: $XDG_RUNTIME_DIR/relay/phone.sock, else /tmp/relay-$UID/phone.sock.")
     var controlSocket: String?
 
@@ -19,6 +22,11 @@ struct PhoneOptions: ParsableArguments {
         case "system": .system
         default: .address(bus)
         }
+    }
+
+    /// The system bus to connect to for logind.
+    var resolvedSystemBus: DBusConnection.Bus {
+        systemBus == "system" ? .system : .address(systemBus)
     }
 
     /// The control socket's path, absolute.

@@ -4,6 +4,7 @@ import RelayCLI
 import RelayControl
 import RelayCore
 import RelayDBus
+import RelayLockWatch
 
 /// `relay-phone`: the phone-side agent.
 @main
@@ -50,6 +51,12 @@ struct RelayPhone: AsyncParsableCommand {
             throw error
         }
 
+        // Lock sources: logind on the system bus, screensavers on the bus served (the session bus).
+        let lock = PhoneLock(log: log)
+        let systemBus = await PhoneLock.connectSystemBus(phone.resolvedSystemBus, named: phone.systemBus, log: log)
+        let lockWatcher = LockWatcher(system: systemBus, session: connection) { log("relay-phone: " + $0) }
+        let following = lock.follow(lockWatcher)
+
         let ready = "ready: \(NotificationServer.busName) on \(phone.bus) as \(connection.uniqueName), control socket \(listener.path)\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
         // A lost bus stops the agent as a signal would, through the same clean path.
@@ -57,10 +64,13 @@ struct RelayPhone: AsyncParsableCommand {
             _ = try? await connection.waitUntilDisconnected()
             signals.requestStop()
         }
-        let control = PhoneControl(server: server, busName: connection.uniqueName, started: .now)
+        let control = PhoneControl(server: server, lock: lock, busName: connection.uniqueName, started: .now)
         await ControlThread.run(listener: listener, signals: signals, log: log, handle: control.handle)
         watcher.cancel()
         server.stop()
+        lockWatcher.stop()
+        following.cancel()
+        await systemBus?.close()
         let lost = !connection.isConnected
         await connection.close()
         if lost { throw PhoneError("the bus went away; relay-phone stopped") }

@@ -15,6 +15,7 @@ struct RelayCtl: AsyncParsableCommand {
         version: "relayctl \(RelayVersion.string)",
         subcommands: [
             CheckCommand.self, ExamplesCommand.self, StatusCommand.self, PressCommand.self, ScreenshotCommand.self,
-            DeliveredCommand.self, InvokeCommand.self, ReplyCommand.self, DismissCommand.self,
+            DeliveredCommand.self, InvokeCommand.self, ReplyCommand.self, DismissCommand.self, LockCommand.self,
+            UnlockCommand.self,
         ])
 }

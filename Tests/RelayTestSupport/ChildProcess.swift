@@ -17,7 +17,10 @@ public final class ChildProcess: Sendable {
     private let status = Mutex<Int32>(0)
 
     /// Starts `executable` with `arguments`; `environment` is added to this process's environment.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// With `mergingStandardError`, standard error joins ``lines`` (for agents' log lines).
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], mergingStandardError: Bool = false
+    ) throws {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
@@ -33,7 +36,7 @@ public final class ChildProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, devNull, 0)
         posix_spawn_file_actions_adddup2(&actions, sockets[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, devNull, 2)
+        posix_spawn_file_actions_adddup2(&actions, mergingStandardError ? sockets[1] : devNull, 2)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

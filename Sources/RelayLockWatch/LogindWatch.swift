@@ -1,0 +1,160 @@
+import RelayDBus
+
+/// Follows logind's `LockedHint` of the active session on one seat.
+///
+/// The session is found through logind itself (`GetSeat`, then the seat's `ActiveSession`), never
+/// by building object paths, because session ids and their path escaping are logind's business.
+/// The seat's `PropertiesChanged` follows session switches; the session's follows `LockedHint`.
+struct LogindWatch: Sendable {
+    static let busName = "org.freedesktop.login1"
+    static let managerPath = "/org/freedesktop/login1"
+    static let managerInterface = "org.freedesktop.login1.Manager"
+    static let seatInterface = "org.freedesktop.login1.Seat"
+    static let sessionInterface = "org.freedesktop.login1.Session"
+
+    let connection: DBusConnection
+    let seat: String
+    let log: @Sendable (String) -> Void
+
+    /// What is known about logind; `locked` is the reading to report.
+    private struct Tracker {
+        var owner: String?
+        var seatPath: String?
+        var sessionPath: String?
+        var locked: Bool?
+        /// The last problem logged, so a flapping service does not repeat the same line.
+        var lastNote: String?
+    }
+
+    /// Reports readings until the task is cancelled or the connection ends.
+    func run(report: @Sendable (Bool?) -> Void) async {
+        let rules: [DBusMatchRule] = [
+            .nameOwnerChanged(name: Self.busName),
+            .propertiesChanged(sender: Self.busName),
+            // A seat that did not exist yet (GetSeat failed) is announced by SeatNew.
+            .signal(sender: Self.busName, interface: Self.managerInterface, member: "SeatNew", path: Self.managerPath),
+        ]
+        let feed: SignalFeed
+        do {
+            feed = try await SignalFeed.open(on: connection, rules: rules)
+        } catch {
+            log("lock: cannot watch logind: \(error)")
+            report(nil)
+            return
+        }
+        defer { feed.close() }
+        var tracker = Tracker()
+        tracker.owner = (try? await connection.nameOwner(of: Self.busName)) ?? nil
+        await resync(&tracker)
+        report(tracker.locked)
+        for await message in feed.messages {
+            if let owner = SignalFeed.ownerChange(message, of: Self.busName) {
+                tracker.owner = owner
+                await resync(&tracker)
+            } else if message.sender != tracker.owner {
+                continue
+            } else if message.member == "SeatNew", message.interface == Self.managerInterface {
+                if tracker.seatPath == nil { await resync(&tracker) }
+            } else if let change = SignalFeed.propertiesChanged(message), let path = message.path?.rawValue {
+                await follow(change, at: path, &tracker)
+            } else {
+                continue
+            }
+            report(tracker.locked)
+        }
+        // The stream ends without cancellation only when the connection does.
+        if !Task.isCancelled {
+            log("lock: lost the system bus; logind no longer counts")
+            report(nil)
+        }
+    }
+
+    /// Reads everything again: at start and whenever logind's owner changes.
+    private func resync(_ tracker: inout Tracker) async {
+        tracker.seatPath = nil
+        tracker.sessionPath = nil
+        tracker.locked = nil
+        guard tracker.owner != nil else {
+            note("lock: logind (\(Self.busName)) is not on the system bus; the other sources decide", &tracker)
+            return
+        }
+        do {
+            let reply = try await connection.call(
+                destination: Self.busName, path: Self.managerPath, interface: Self.managerInterface, method: "GetSeat",
+                arguments: [.string(seat)], timeout: .seconds(5))
+            guard case .objectPath(let path)? = reply.first else {
+                throw DBusError(.invalidArgs, "GetSeat returned \(reply)")
+            }
+            tracker.seatPath = path.rawValue
+        } catch {
+            note("lock: logind has no seat \(seat) (\(error)); waiting for it", &tracker)
+            return
+        }
+        await readActiveSession(&tracker)
+    }
+
+    private func readActiveSession(_ tracker: inout Tracker) async {
+        guard let seatPath = tracker.seatPath else { return }
+        do {
+            let value = try await connection.property("ActiveSession", of: Self.seatInterface, at: seatPath, on: Self.busName)
+            await switchSession(to: value, &tracker)
+        } catch {
+            tracker.sessionPath = nil
+            tracker.locked = nil
+            note("lock: cannot read the active session of \(seat): \(error)", &tracker)
+        }
+    }
+
+    /// `ActiveSession` is `(so)`; the path `/` means no session is active on the seat.
+    private func switchSession(to value: DBusValue, _ tracker: inout Tracker) async {
+        guard case .structure(let fields) = value, fields.count == 2, case .objectPath(let path) = fields[1],
+            path.rawValue != "/"
+        else {
+            tracker.sessionPath = nil
+            tracker.locked = nil
+            note("lock: no active session on \(seat)", &tracker)
+            return
+        }
+        tracker.sessionPath = path.rawValue
+        await readLockedHint(&tracker)
+    }
+
+    private func readLockedHint(_ tracker: inout Tracker) async {
+        guard let sessionPath = tracker.sessionPath else { return }
+        do {
+            let value = try await connection.property("LockedHint", of: Self.sessionInterface, at: sessionPath, on: Self.busName)
+            guard case .boolean(let locked) = value else { throw DBusError(.invalidArgs, "LockedHint is \(value)") }
+            tracker.locked = locked
+            tracker.lastNote = nil
+        } catch {
+            tracker.locked = nil
+            note("lock: cannot read LockedHint of \(sessionPath): \(error)", &tracker)
+        }
+    }
+
+    /// Applies a `PropertiesChanged` of the watched seat or session; others are not ours.
+    private func follow(
+        _ change: (interface: String, changed: [String: DBusValue], invalidated: [String]), at path: String,
+        _ tracker: inout Tracker
+    ) async {
+        if path == tracker.seatPath, change.interface == Self.seatInterface {
+            if let session = change.changed["ActiveSession"] {
+                await switchSession(to: session, &tracker)
+            } else if change.invalidated.contains("ActiveSession") {
+                await readActiveSession(&tracker)
+            }
+        } else if path == tracker.sessionPath, change.interface == Self.sessionInterface {
+            if case .boolean(let locked)? = change.changed["LockedHint"] {
+                tracker.locked = locked
+            } else if change.invalidated.contains("LockedHint") || change.changed["LockedHint"] != nil {
+                await readLockedHint(&tracker)
+            }
+        }
+    }
+
+    private func note(_ line: String, _ tracker: inout Tracker) {
+        guard tracker.lastNote != line else { return }
+        tracker.lastNote = line
+        log(line)
+    }
+}

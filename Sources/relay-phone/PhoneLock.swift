@@ -1,0 +1,54 @@
+import PhoneAgent
+import RelayControl
+import RelayDBus
+import RelayLockWatch
+import Synchronization
+
+/// The phone's lock state, shared by the D-Bus watchers (tasks) and the control socket (its own
+/// thread) through one lock. Each effective change is logged while the lock is held, so the log
+/// shows changes in the order they happened; the mirror policy will take them from here.
+final class PhoneLock: Sendable {
+    private let state = Mutex(LockState())
+    private let log: @Sendable (String) -> Void
+
+    init(log: @escaping @Sendable (String) -> Void) {
+        self.log = log
+    }
+
+    /// Applies one source's reading, logging `lock state: locked (logind)` when the effective state changes.
+    func apply(_ update: LockSourceUpdate) {
+        state.withLock { state in
+            if let change = state.apply(update) { log("relay-phone: lock state: \(change)") }
+        }
+    }
+
+    /// Feeds the watcher's readings into the state until the watcher stops.
+    func follow(_ watcher: LockWatcher) -> Task<Void, Never> {
+        Task {
+            for await reading in watcher.readings {
+                switch reading {
+                case .logind(let locked): apply(.logind(locked: locked))
+                case .screenSaver(let name, let active): apply(.screenSaver(name, active: active))
+                }
+            }
+        }
+    }
+
+    /// `locked` (1 or 0) and `lockSource` (`logind`, `manual`, a screensaver's bus name, or `none`),
+    /// as `status` and the lock commands answer.
+    var values: [String: ControlValue] {
+        state.withLock { state in
+            ["locked": .int(state.locked ? 1 : 0), "lockSource": .string(state.source?.description ?? "none")]
+        }
+    }
+
+    /// Connects to the system bus for logind, or says in one line why relay-phone runs without it.
+    static func connectSystemBus(_ bus: DBusConnection.Bus, named name: String, log: @Sendable (String) -> Void) async -> DBusConnection? {
+        do {
+            return try await DBusConnection.connect(to: bus)
+        } catch {
+            log("relay-phone: no system bus (\(name): \(error)); lock state comes from the screensavers and relayctl only")
+            return nil
+        }
+    }
+}
