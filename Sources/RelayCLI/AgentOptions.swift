@@ -14,19 +14,11 @@ public struct AgentOptions: ParsableArguments {
     @Option(help: "How to reach the other agent: rfcomm (Bluetooth) or loopback (same machine).")
     public var transport: Transport = .rfcomm
 
-    /// The configuration file.
-    @Option(help: "Configuration file (TOML); default: $CONFIGURATION_DIRECTORY or the XDG config directory.")
-    public var config: String?
-
-    /// Where the agent keeps its database and keys.
-    @Option(name: .customLong("state-dir"), help: "State directory; default: $STATE_DIRECTORY or the XDG state directory.")
-    public var stateDirectory: String?
-
     /// Creates default options.
     public init() {}
 }
 
-/// Raised by an agent whose runtime this build does not contain yet.
+/// Raised by an agent asked for the Bluetooth transport, which this build does not contain yet.
 public struct AgentUnavailable: Error, CustomStringConvertible {
     /// The executable's name.
     public let name: String
@@ -36,7 +28,7 @@ public struct AgentUnavailable: Error, CustomStringConvertible {
 
     /// What happened and what works instead.
     public var description: String {
-        "\(name): this build contains the notification model and relayctl's offline commands, "
-            + "not the agent's runtime yet; see README.md, \"Status\". Try: relayctl examples"
+        "\(name): the Bluetooth (rfcomm) transport is not in this build yet; "
+            + "run both agents on one machine with --transport loopback (README.md, \"Status\")"
     }
 }

@@ -79,7 +79,7 @@ import Testing
         // Only the Bluetooth link is missing now; loopback runs the notification server (PhoneLoopbackTests).
         let result = try run("relay-phone", ["--transport", "rfcomm"])
         #expect(result.status != 0)
-        #expect(result.output.contains("relayctl examples"))
+        #expect(result.output.contains("--transport loopback"))
         let wrong = try run("relay-wearable", ["--transport", "carrier-pigeon"])
         #expect(wrong.status != 0)
         #expect(wrong.output.contains("rfcomm"))
