@@ -219,11 +219,7 @@ struct DBusConnectionTests {
             let service = TestService()
             try service.export(on: server)
             var parked = service.parkedCalls.makeAsyncIterator()
-            let pending = Task {
-                try await client.call(
-                    destination: server.uniqueName, path: TestService.path, interface: TestService.interface,
-                    method: "Park", arguments: [.string("cancel me")])
-            }
+            let pending = service.park("cancel me", from: client, to: server)
             _ = await parked.next()
             pending.cancel()
             await #expect(throws: CancellationError.self) { _ = try await pending.value }

@@ -179,11 +179,7 @@ struct ExportedObjectTests {
             try service.export(on: server)
             var parked = service.parkedCalls.makeAsyncIterator()
 
-            let pending = Task {
-                try await client.call(
-                    destination: server.uniqueName, path: TestService.path, interface: TestService.interface,
-                    method: "Park", arguments: [.string("later")], timeout: nil)
-            }
+            let pending = service.park("later", from: client, to: server)
             let call = try #require(await parked.next())
             #expect(call.sender == client.uniqueName)
             #expect(call.arguments == [.string("later")])

@@ -57,11 +57,7 @@ struct MonitorAndDisconnectTests {
             let service = TestService()
             try service.export(on: server)
             var parked = service.parkedCalls.makeAsyncIterator()
-            let pending = Task {
-                try await client.call(
-                    destination: server.uniqueName, path: TestService.path, interface: TestService.interface,
-                    method: "Park", arguments: [.string("abandoned")], timeout: nil)
-            }
+            let pending = service.park("abandoned", from: client, to: server)
             _ = try #require(await parked.next())
             await server.close()
             do {

@@ -91,3 +91,15 @@ final class TestService: Sendable {
             ])
     }
 }
+
+extension TestService {
+    /// Starts a `Park` call from `client` to the service on `server`; the service holds it
+    /// (see `parkedCalls`) until `release` opens, and the call waits without a timeout.
+    func park(_ argument: String, from client: DBusConnection, to server: DBusConnection) -> Task<[DBusValue], any Error> {
+        Task {
+            try await client.call(
+                destination: server.uniqueName, path: TestService.path, interface: TestService.interface,
+                method: "Park", arguments: [.string(argument)], timeout: nil)
+        }
+    }
+}
