@@ -24,7 +24,7 @@ public enum ControlClient {
         do {
             // A screenshot of a large framebuffer takes a while; a hung agent still must not hang relayctl.
             try UnixSocketAddress.setTimeouts(descriptor, seconds: 10)
-            try LineSocket.writeLine(descriptor, try encode(request))
+            try writeRequest(descriptor, try encode(request))
             line = try LineSocket.readLine(descriptor)
         } catch let error as SystemError {
             throw .system(error)
@@ -40,6 +40,16 @@ public enum ControlClient {
             return try ControlJSON.decode(ControlResponse.self, from: line)
         } catch {
             throw .malformedReply(String(decoding: line.prefix(200), as: UTF8.self))
+        }
+    }
+
+    /// Writes the request. An agent that refuses the caller answers at once and hangs up,
+    /// possibly before the request is written; its answer is still there to read.
+    private static func writeRequest(_ descriptor: Int32, _ data: Data) throws(SystemError) {
+        do {
+            try LineSocket.writeLine(descriptor, data)
+        } catch {
+            guard error.code == EPIPE || error.code == ECONNRESET else { throw error }
         }
     }
 
