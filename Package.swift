@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: C bridges (system libraries found by pkg-config) and the one C shim.
@@ -69,10 +70,10 @@ let package = Package(
             swiftSettings: strictSwift),
 
         // MARK: Adapters: D-Bus over libdbus-1.
-        .target(name: "RelayDBus", dependencies: ["CDBus", "CRelayShim"], swiftSettings: strictSwift),
+        .target(name: "RelayDBus", dependencies: ["CDBus", "CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
 
         // MARK: Adapters: system calls, transports between the agents, the link simulator.
-        .target(name: "RelaySystem", swiftSettings: strictSwift),
+        .target(name: "RelaySystem", dependencies: ["CRelayShim"], swiftSettings: strictSwift),
         .target(
             name: "RelayTransport",
             dependencies: [
@@ -82,7 +83,13 @@ let package = Package(
             swiftSettings: strictSwift),
 
         // MARK: Adapters: state on disk.
-        .target(name: "RelayStore", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
+        .target(
+            name: "RelayStore",
+            dependencies: [
+                "RelaySystem", "RelayLink", "RelayWire", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            swiftSettings: strictSwift),
 
         // MARK: Adapters: org.freedesktop.Notifications on D-Bus.
         .target(name: "RelayFreedesktop", dependencies: ["RelayCore", "RelayDBus"], swiftSettings: strictSwift),
@@ -109,13 +116,30 @@ let package = Package(
         .target(
             name: "WearableUI", dependencies: ["RelayCore", "RelayDisplay", "RelayText"],
             swiftSettings: strictSwift),
+        // The wearable's replica of the phone's centre, its link and its outbox of events.
+        .target(
+            name: "WearableAgent",
+            dependencies: [
+                "RelayCore", "RelayWire", "RelayLink", "RelayLinkRuntime", "RelayStore", "RelayTransport", "WearableUI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift),
         // The phone's notification centre as a state machine; D-Bus stays in the executable.
-        .target(name: "PhoneAgent", dependencies: ["RelayCore", "RelayFreedesktop"], swiftSettings: strictSwift),
+        .target(
+            name: "PhoneAgent",
+            dependencies: [
+                "RelayCore", "RelayFreedesktop", "RelayWire", "RelayLink", "RelayLinkRuntime", "RelayStore", "RelayTransport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift),
 
         // MARK: Executables and what they share.
         .target(
             name: "RelayCLI",
-            dependencies: ["RelayCore", "RelaySystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "RelayCore", "RelaySystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift),
         .executableTarget(
             name: "relay-phone",
@@ -128,7 +152,8 @@ let package = Package(
             name: "relay-wearable",
             dependencies: [
                 "RelayCore", "RelayCLI", "RelayControl", "RelayDisplay", "RelayInput", "RelayText", "RelaySystem",
-                "WearableUI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RelayStore", "RelayTransport", "RelayWire", "WearableAgent", "WearableUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift),
         .executableTarget(
@@ -184,6 +209,12 @@ let package = Package(
             dependencies: ["RelayLinkRuntime", "RelayTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift),
         .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "WearableAgentTests", dependencies: ["WearableAgent", "RelayTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "AgentLinkTests",
+            dependencies: ["PhoneAgent", "WearableAgent", "RelayTestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift),
         .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),
         .testTarget(name: "RelayInputTests", dependencies: ["RelayInput", "RelaySystem"], swiftSettings: strictSwift),

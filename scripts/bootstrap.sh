@@ -9,6 +9,7 @@ packages=(
   libbluetooth-dev    # CBluetooth: RFCOMM sockets, bdaddr helpers
   libfreetype-dev     # CFreeType: text on the wearable's screen
   libpng-dev          # screenshots of the wearable's screen
+  libsqlite3-dev      # GRDB: both agents' databases
   fonts-dejavu-core   # the wearable's default font
   fonts-symbola       # fallback: emoji and symbols DejaVu lacks (monochrome)
   fonts-droid-fallback # fallback: Chinese, Japanese and Korean

@@ -1,4 +1,5 @@
 import CRelayShim
+import RelaySystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ public enum DBusDisconnectReason: Sendable, Hashable {
 /// handlers hold the core, not the connection, so dropping the last `DBusConnection` reference can
 /// close the connection even while handlers are still running.
 final class ConnectionCore: Sendable {
-    let mailbox: LoopMailbox
+    let mailbox: Mailbox<LoopJob>
     /// Exported objects, written by `export`/`unexport` from any thread, read by the loop when routing.
     let objects = Mutex(ObjectRegistry())
     /// Whether the transport passes Unix file descriptors; fixed once authentication has completed.
@@ -37,7 +38,7 @@ final class ConnectionCore: Sendable {
     }
 
     init() throws {
-        mailbox = try LoopMailbox()
+        mailbox = try Mailbox<LoopJob>()
     }
 
     /// A process-unique number identifying a call, subscription or waiter.
@@ -124,3 +125,6 @@ enum LoopThread {
         }
     }
 }
+
+/// Work for a connection's loop thread, run there in submission order.
+typealias LoopJob = @Sendable (ConnectionLoop) -> Void

@@ -1,3 +1,4 @@
+import RelaySystem
 import CDBus
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Musl
 /// The loop-thread half of a connection: owns the libdbus connection and everything that touches it.
 ///
 /// An instance is created on the connection's dedicated thread, never leaves it, and is deliberately
-/// not `Sendable`. Other threads reach it only through jobs in the ``LoopMailbox``; libdbus reaches it
+/// not `Sendable`. Other threads reach it only through jobs in the mailbox (a `Mailbox` of jobs); libdbus reaches it
 /// through the watch, timeout, filter and pending-call callbacks, which libdbus invokes from inside
 /// the calls this thread makes. That confinement is the whole threading story: no libdbus object is
 /// ever used from two threads, and none of the state below needs a lock.
@@ -126,7 +127,7 @@ final class ConnectionLoop {
     /// `Disconnected` message has been dispatched.
     private func serve() {
         while !stopped {
-            for job in core.mailbox.takeJobs() { job(self) }
+            for job in core.mailbox.take() { job(self) }
             while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
             if stopped { break }
             waitForEvents()

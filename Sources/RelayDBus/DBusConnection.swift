@@ -1,3 +1,4 @@
+import RelaySystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -337,7 +338,7 @@ public final class DBusConnection: Sendable {
             arguments: arguments)
     }
 
-    private func submit(_ job: @escaping LoopMailbox.Job) throws {
+    private func submit(_ job: @escaping LoopJob) throws {
         guard core.mailbox.submit(job) else { throw DBusError.connectionClosed }
     }
 

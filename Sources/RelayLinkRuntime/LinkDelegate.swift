@@ -1,3 +1,4 @@
+public import Foundation
 public import RelayLink
 public import RelayWire
 
@@ -15,6 +16,24 @@ public protocol LinkDelegate: Sendable {
     func peerLogReset(epoch: UInt64) async throws
     /// A message outside the log (attachment data, pairing).
     func received(_ body: Relay_V1_Envelope.OneOf_Body) async
-    /// The session is up; the peer said hello.
-    func connected(peer: Relay_V1_Hello) async
+    /// The session is up; the peer said hello. `link` says who the peer is and how it was
+    /// authenticated (pairing needs the handshake hash).
+    func connected(peer: Relay_V1_Hello, link: LinkIdentity) async
+}
+
+/// Who is on the other end of an established link.
+public struct LinkIdentity: Sendable, Hashable {
+    /// Pairing (Noise XX) or a session with the stored partner (Noise KK).
+    public var mode: Preamble.Mode
+    /// The peer's authenticated static public key.
+    public var remoteStaticKey: Data
+    /// The handshake hash, which binds the pairing code to this handshake.
+    public var handshakeHash: Data
+
+    /// Creates an identity.
+    public init(mode: Preamble.Mode, remoteStaticKey: Data, handshakeHash: Data) {
+        self.mode = mode
+        self.remoteStaticKey = remoteStaticKey
+        self.handshakeHash = handshakeHash
+    }
 }

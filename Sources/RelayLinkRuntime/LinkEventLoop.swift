@@ -47,6 +47,7 @@ struct LinkEventLoop {
             }
         }
         let link = try handshake.finish()
+        let identity = LinkIdentity(mode: link.mode, remoteStaticKey: link.remoteStaticKey, handshakeHash: link.handshakeHash)
         logger.info("link established", metadata: ["mode": "\(link.mode)", "version": "\(link.version)"])
         let logs: LinkSession.Logs
         do {
@@ -57,8 +58,8 @@ struct LinkEventLoop {
         var session = LinkSession(
             link: link, hello: driver.hello, logs: logs,
             liveness: LivenessMonitor(interval: driver.heartbeat, timeout: driver.timeout, now: .now))
-        var state = SessionState()
-        let opening = try await carryOut(session.start(), session: &session)
+        var state = SessionState(identity: identity)
+        let opening = try await carryOut(session.start(), session: &session, state: state)
         try await writer.write(opening.frames)
         if let outcome = opening.outcome { return outcome }
         for command in early {
@@ -72,6 +73,7 @@ struct LinkEventLoop {
     }
 
     private struct SessionState {
+        let identity: LinkIdentity
         var chunkInFlight = false
     }
 
@@ -85,18 +87,18 @@ struct LinkEventLoop {
         case .frames(let batch):
             // Frame by frame: an entry must be applied before the next one is looked at.
             for frame in batch {
-                let result = try await carryOut(session.receive(frame, at: .now), session: &session)
+                let result = try await carryOut(session.receive(frame, at: .now), session: &session, state: state)
                 frames += result.frames
                 if let outcome = result.outcome { return try await finish(frames, outcome) }
             }
-            let ack = try await carryOut(session.flushAcknowledgement(), session: &session)
+            let ack = try await carryOut(session.flushAcknowledgement(), session: &session, state: state)
             frames += ack.frames
         case .endOfStream:
             return .closed
         case .readFailed(let error):
             return .failed(.framing(error))
         case .tick:
-            let result = try await carryOut(session.tick(at: .now), session: &session)
+            let result = try await carryOut(session.tick(at: .now), session: &session, state: state)
             if let outcome = result.outcome { return try await finish(result.frames, outcome) }
             frames = result.frames
         case .command(.append(let seq, let body)):
@@ -105,23 +107,23 @@ struct LinkEventLoop {
             guard seq == session.nextOutboundSeq else {
                 return .failed(.protocolViolation("the owner appended entry \(seq), but the log expects \(session.nextOutboundSeq)"))
             }
-            let result = try await carryOut(session.enqueue(body), session: &session)
+            let result = try await carryOut(session.enqueue(body), session: &session, state: state)
             if let outcome = result.outcome { return try await finish(result.frames, outcome) }
             frames = result.frames
         case .command(.bulk(let body)):
             session.enqueueBulk(body)
             if !state.chunkInFlight {
-                frames = try await carryOut(session.nextBulkFrame(), session: &session).frames
+                frames = try await carryOut(session.nextBulkFrame(), session: &session, state: state).frames
                 bulkStep = true
             }
         case .command(.unlogged(let body)):
-            frames = try await carryOut(session.sendUnlogged(body), session: &session).frames
+            frames = try await carryOut(session.sendUnlogged(body), session: &session, state: state).frames
         case .command(.close(let reason)):
-            let result = try await carryOut(session.close(code: .unspecified, message: reason), session: &session)
+            let result = try await carryOut(session.close(code: .unspecified, message: reason), session: &session, state: state)
             return try await finish(result.frames, .closed)
         case .chunkWritten:
             state.chunkInFlight = false
-            frames = try await carryOut(session.nextBulkFrame(), session: &session).frames
+            frames = try await carryOut(session.nextBulkFrame(), session: &session, state: state).frames
             bulkStep = true
         }
         try await writer.write(frames)
@@ -143,14 +145,14 @@ struct LinkEventLoop {
     /// Carries out the session's actions in order — persisting through the delegate before
     /// anything that follows is written — and returns the frames to write.
     private func carryOut(
-        _ actions: [LinkSession.Action], session: inout LinkSession
+        _ actions: [LinkSession.Action], session: inout LinkSession, state: SessionState
     ) async throws -> (frames: [Data], outcome: LinkConnectionDriver.Outcome?) {
         var frames: [Data] = []
         do {
             for action in actions {
                 switch action {
                 case .send(let frame): frames.append(frame)
-                case .peerHello(let hello): await driver.delegate.connected(peer: hello)
+                case .peerHello(let hello): await driver.delegate.connected(peer: hello, link: state.identity)
                 case .peerLogReset(let epoch): try await driver.delegate.peerLogReset(epoch: epoch)
                 case .deliver(let seq, let body):
                     try await driver.delegate.apply(seq: seq, body: body)

@@ -60,6 +60,22 @@ enum PrivateFiles {
         }
     }
 
+    /// Creates an empty file of mode 0600 if none exists; refuses an existing one others may read.
+    static func ensureFile(_ path: String) throws(StoreError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & 0o077 == 0 else { throw .tooOpen(path: path, mode: info.st_mode & 0o777) }
+            return
+        }
+        do throws(SystemError) {
+            let descriptor = try SystemError.retrying("open(\(path))") { open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600) }
+            close(descriptor)
+            // The creation mode passed through the umask, which can only have narrowed it.
+        } catch {
+            throw .system(error)
+        }
+    }
+
     static func remove(_ path: String) throws(StoreError) {
         guard unlink(path) == 0 || errno == ENOENT else {
             throw .system(SystemError(call: "unlink(\(path))", code: errno))

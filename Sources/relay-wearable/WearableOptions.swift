@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import RelayControl
 import RelayDisplay
+import RelayStore
 
 /// The options of the wearable's screen, keys and control socket.
 struct WearableOptions: ParsableArguments {
@@ -23,6 +24,15 @@ struct WearableOptions: ParsableArguments {
 
     @Option(name: .customLong("input"), help: "An evdev device to read keys from (/dev/input/event0); repeatable.")
     var inputs: [String] = []
+
+    @Option(help: "Where the phone connects in loopback mode (a Unix socket); default: wearable-link.sock beside the control socket's default.")
+    var listen: String?
+
+    @Option(name: .customLong("state-dir"), help: "Keys and database; default: $STATE_DIRECTORY, else $XDG_STATE_HOME/relay/wearable (~/.local/state/relay/wearable).")
+    var stateDirectory: String?
+
+    @Option(name: .customLong("device-name"), help: "The name the phone shows for this wearable; default: the host name.")
+    var deviceName: String?
 
     @Option(name: .customLong("time-zone"), help: "Time zone of the watch face (IANA name); default: the system's.")
     var timeZone: String?
@@ -53,7 +63,11 @@ struct WearableOptions: ParsableArguments {
             runtimeDirectory: directory,
             geometry: FramebufferGeometry(width: width, height: height, format: PixelFormat(rawValue: format) ?? .rgb565),
             inputs: inputs.map(absolute),
-            timeZone: zone)
+            timeZone: zone,
+            linkSocket: absolute(listen ?? directory + "/wearable-link.sock"),
+            stateDirectory: stateDirectory.map { StateDirectory(path: absolute($0)) }
+                ?? StateDirectory.resolve(role: "wearable", environment: environment),
+            deviceName: deviceName ?? ProcessInfo.processInfo.hostName)
     }
 }
 
@@ -71,4 +85,10 @@ struct WearableConfiguration {
     var inputs: [String]
     /// The watch face's zone.
     var timeZone: TimeZone
+    /// The Unix socket the phone connects to in loopback mode.
+    var linkSocket: String
+    /// Keys and database.
+    var stateDirectory: StateDirectory
+    /// The name the phone shows.
+    var deviceName: String
 }

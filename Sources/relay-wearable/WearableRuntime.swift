@@ -2,10 +2,15 @@ import Foundation
 import Glibc
 import RelayCLI
 import RelayControl
+import RelayCore
 import RelayDisplay
 import RelayInput
 import RelaySystem
+import RelayTransport
+import RelayWire
+import Synchronization
 import RelayText
+import WearableAgent
 import WearableUI
 
 /// The loopback runtime: one thread that owns the screen, polling the control socket, the keys,
@@ -22,6 +27,12 @@ final class WearableRuntime {
     private let input: EvdevReader?
     private var machine: UIStateMachine
     private let started = ContinuousClock.now
+    /// UI events from the link's tasks, drained on this thread.
+    private let mailbox: Mailbox<[UIEvent]>
+    private let link: WearableLink
+    private let linkEndpoint: String
+    private var serving: Task<Void, any Error>?
+    private var alerts = 0
 
     init(configuration: WearableConfiguration) throws {
         self.configuration = configuration
@@ -35,6 +46,16 @@ final class WearableRuntime {
             state: UIState(now: Date(), link: .outOfRange),
             configuration: UIConfiguration(timeZone: configuration.timeZone), layout: layout)
         input = configuration.inputs.isEmpty ? nil : try EvdevReader(paths: configuration.inputs)
+        let mailbox = try Mailbox<[UIEvent]>()
+        self.mailbox = mailbox
+        link = try WearableLink(
+            directory: configuration.stateDirectory,
+            configuration: WearableLink.Configuration(
+                deviceName: configuration.deviceName,
+                capabilities: Self.capabilities(of: geometry)),
+            logger: AgentLog.logger(label: "relay-wearable"),
+            present: { mailbox.submit($0) })
+        linkEndpoint = configuration.linkSocket
         // Last: the socket appears only once every request can be served.
         listener = try ControlListener.open(path: configuration.controlSocket)
     }
@@ -55,14 +76,18 @@ final class WearableRuntime {
     /// Serves until SIGINT or SIGTERM, then removes the socket.
     func run() throws {
         defer { listener.close() }
+        for event in link.initialEvents { _ = machine.handle(event) }
         display.show(machine.screenModel)
+        try startLink()
+        defer { serving?.cancel() }
         // Written unbuffered: whoever started the agent waits for this line before sending requests.
-        let ready = "ready: control socket \(listener.path), framebuffer \(framebuffer.path) (\(framebuffer.geometry))\n"
+        let ready =
+            "ready: control socket \(listener.path), link socket \(linkEndpoint), framebuffer \(framebuffer.path) (\(framebuffer.geometry))\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
         while true {
             // A device that went away (end of file) is no longer polled: it would be readable for ever.
             let keys = input.map { $0.isAtEnd ? [] : $0.descriptors } ?? []
-            let descriptors = [signals.descriptor, listener.descriptor] + keys
+            let descriptors = [signals.descriptor, listener.descriptor, mailbox.wakeDescriptor] + keys
             var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             try SystemError.retrying("poll") { poll(&polled, nfds_t(polled.count), Self.millisecondsToNextSecond()) }
             if polled[0].revents != 0 {
@@ -72,7 +97,11 @@ final class WearableRuntime {
             if polled[1].revents != 0, let outcome = listener.serveOne(timeoutMilliseconds: 0, handle) {
                 log(outcome.description)
             }
-            if let input, polled.dropFirst(2).contains(where: { $0.revents != 0 }) {
+            if polled[2].revents != 0 {
+                mailbox.acknowledgeWakeUp()
+                for event in mailbox.take().joined() { apply(event) }
+            }
+            if let input, polled.dropFirst(3).contains(where: { $0.revents != 0 }) {
                 for event in try input.read(timeoutMilliseconds: 0) where event.triggers {
                     if let key = UIKey(rawValue: event.key.rawValue) { apply(.key(key)) }
                 }
@@ -82,9 +111,62 @@ final class WearableRuntime {
         }
     }
 
-    /// Feeds an event and shows the result when the screen changed.
+    /// Feeds an event, carries out what the state machine asks, and shows the result when
+    /// the screen changed.
     private func apply(_ event: UIEvent) {
-        if machine.handle(event).contains(.render) { display.show(machine.screenModel) }
+        let actions = machine.handle(event)
+        for action in actions {
+            switch action {
+            case .render:
+                continue
+            case .respond(let response):
+                do {
+                    try link.respond(response)
+                    log("relay-wearable: response \(response.action.identifier) to notification \(response.notificationIdentifier) queued for the phone")
+                } catch {
+                    log("relay-wearable: could not store the response to notification \(response.notificationIdentifier): \(error)")
+                }
+            case .haptic(let level):
+                alerts += 1
+                log("relay-wearable: alert (\(level.rawValue))")
+            case .confirmPairing(let accepted):
+                link.confirmPairing(accepted)
+            }
+        }
+        if actions.contains(.render) { display.show(machine.screenModel) }
+    }
+
+    /// Listens for the phone on the link socket and waits until it does, so that the ready
+    /// line is only printed once the phone can connect.
+    private func startLink() throws {
+        let listening = DispatchSemaphore(value: 0)
+        let failure = Mutex<(any Error)?>(nil)
+        let link = link
+        let endpoint = TransportEndpoint.unix(path: linkEndpoint)
+        serving = Task {
+            do {
+                try await link.serve(on: endpoint) { _ in listening.signal() }
+            } catch {
+                failure.withLock { $0 = error }
+                listening.signal()
+                throw error
+            }
+        }
+        listening.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// What the phone needs to know about this screen.
+    private static func capabilities(of geometry: FramebufferGeometry) -> Relay_V1_Capabilities {
+        var capabilities = Relay_V1_Capabilities()
+        capabilities.screenWidth = UInt32(geometry.width)
+        capabilities.screenHeight = UInt32(geometry.height)
+        capabilities.colorDepth = geometry.format == .rgb565 ? 16 : 24
+        capabilities.maxTitleBytes = UInt32(ModelLimits.titleBytes)
+        capabilities.maxBodyBytes = UInt32(ModelLimits.bodyBytes)
+        capabilities.fonts = ["DejaVu Sans"]
+        capabilities.features = ["snapshot"]
+        return capabilities
     }
 
     private static func millisecondsToNextSecond() -> Int32 {

@@ -68,7 +68,7 @@ final class MemoryDelegate: LinkDelegate {
     }
 
     func received(_ body: Relay_V1_Envelope.OneOf_Body) async {}
-    func connected(peer: Relay_V1_Hello) async {}
+    func connected(peer: Relay_V1_Hello, link: LinkIdentity) async {}
 }
 
 /// Collects log lines, so a test can check that a failure was logged with its reason.

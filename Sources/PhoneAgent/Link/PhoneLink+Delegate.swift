@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+public import RelayLink
+public import RelayLinkRuntime
+import RelayStore
+public import RelayWire
+
+extension PhoneLink: LinkDelegate {
+    public func loadLogs() async throws -> LinkSession.Logs {
+        try database.read { db in try LinkLogTables.load(db) }
+    }
+
+    public func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws {
+        guard case .event(let event) = body else {
+            throw PhoneLinkError("the wearable sent a log entry that is not an event")
+        }
+        guard let owner = owner.withLock({ $0 }) else { throw PhoneLinkError("no owner is attached to the link") }
+        try owner.apply(seq: seq, event: event)
+    }
+
+    public func acknowledged(through seq: UInt64) async throws {
+        try database.write { db in try LinkLogTables.acknowledge(db, through: seq) }
+    }
+
+    public func peerLogReset(epoch: UInt64) async throws {
+        try database.write { db in try LinkLogTables.peerLogReset(db, epoch: epoch) }
+    }
+
+    public func received(_ body: Relay_V1_Envelope.OneOf_Body) async {
+        // Outside pairing, the wearable has nothing to say outside its log.
+    }
+
+    public func connected(peer: Relay_V1_Hello, link: LinkIdentity) async {
+        state.withLock { state in
+            state.peer = peer
+            state.connectedSince = Date()
+            state.lastError = nil
+        }
+        logger.info("connected to the wearable", metadata: ["name": "\(peer.deviceName)"])
+    }
+}
+
+/// A problem on the phone's link, for the log and for people.
+public struct PhoneLinkError: Error, CustomStringConvertible, Sendable {
+    /// What happened and what to do.
+    public let description: String
+
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,122 @@
+public import Foundation
+import Logging
+import RelayLink
+import RelayLinkRuntime
+import RelayStore
+import RelayTransport
+import RelayWire
+
+/// The code to compare, from `PhoneLink.beginPairing`.
+public struct PairingOffer: Sendable, Hashable {
+    /// Six digits, the same on both devices unless someone is in the middle.
+    public var code: String
+    /// The wearable's name, from its hello.
+    public var wearableName: String
+    /// The wearable's key fingerprint.
+    public var fingerprint: String
+}
+
+extension PhoneLink {
+    /// Connects to the wearable in pairing mode and returns the code to compare. The session
+    /// with an earlier partner, if any, is closed first.
+    public func beginPairing(timeout: Duration = .seconds(60)) async throws -> PairingOffer {
+        let pairing = PairingConnection()
+        let previous = state.withLock { state -> PairingConnection? in
+            defer { state.pairing = pairing }
+            state.commands?.yield(.close("pairing with a wearable"))
+            return state.pairing
+        }
+        previous?.close("another pairing started")
+        let connection: FramedConnection
+        do {
+            connection = try await Transport.connect(to: configuration.endpoint)
+        } catch {
+            endPairing(pairing)
+            throw PhoneLinkError("cannot reach the wearable at \(configuration.endpoint): \(error); is relay-wearable running?")
+        }
+        let driver = LinkConnectionDriver(
+            role: .initiator(.pair), localKey: localKey, hello: hello, delegate: pairing, logger: logger,
+            heartbeat: configuration.heartbeat, timeout: configuration.timeout)
+        Task {
+            let outcome = await driver.run(connection, commands: pairing.commands)
+            pairing.ended(outcome)
+        }
+        switch try await next(pairing, timeout: timeout) {
+        case .code(let code, let name, let fingerprint):
+            return PairingOffer(code: code, wearableName: name, fingerprint: fingerprint)
+        case .paired:
+            endPairing(pairing)
+            throw PhoneLinkError("the wearable confirmed before a code was shown")
+        case .failed(let reason):
+            endPairing(pairing)
+            throw PhoneLinkError(reason)
+        }
+    }
+
+    /// The user's answer to "does the wearable show the same code?". On yes, waits for the
+    /// wearable's confirmation and stores its key; the session with the new partner starts.
+    public func finishPairing(accepted: Bool, timeout: Duration = .seconds(120)) async throws -> String {
+        guard let pairing = state.withLock({ $0.pairing }) else {
+            throw PhoneLinkError("no pairing is in progress; run `relayctl pair` to start one")
+        }
+        pairing.decide(accepted)
+        guard accepted else {
+            endPairing(pairing)
+            throw PhoneLinkError("pairing cancelled: the codes did not match")
+        }
+        defer { endPairing(pairing) }
+        switch try await next(pairing, timeout: timeout) {
+        case .paired(let key):
+            try adopt(partner: key)
+            return PublicKeyText.fingerprint(key)
+        case .code:
+            throw PhoneLinkError("the wearable sent a second code")
+        case .failed(let reason):
+            throw PhoneLinkError(reason)
+        }
+    }
+
+    /// Forgets the partner (`relayctl unpair`): its key and the link's logs. The centre stays.
+    public func unpair() throws {
+        try keys.forgetPartner()
+        try database.write { db in try PhoneSchema.forgetLink(db) }
+        state.withLock { state in
+            state.partnerKey = nil
+            state.commands?.yield(.close("the phone was unpaired"))
+        }
+        try owner.withLock { $0 }?.startNewEpoch(newPartner: true)
+        logger.notice("unpaired")
+    }
+
+    private func adopt(partner key: Data) throws {
+        try keys.setPartner(key)
+        try database.write { db in try PhoneSchema.forgetLink(db) }
+        try owner.withLock { $0 }?.startNewEpoch(newPartner: true)
+        state.withLock { $0.partnerKey = key }
+        logger.notice("paired with the wearable \(PublicKeyText.fingerprint(key))")
+    }
+
+    private func endPairing(_ pairing: PairingConnection) {
+        pairing.close("pairing finished")
+        state.withLock { state in
+            if state.pairing === pairing { state.pairing = nil }
+        }
+        wake.yield()
+    }
+
+    private func next(_ pairing: PairingConnection, timeout: Duration) async throws -> PairingConnection.Event {
+        try await withThrowingTaskGroup(of: PairingConnection.Event.self) { group in
+            group.addTask {
+                var events = pairing.events.makeAsyncIterator()
+                return await events.next() ?? .failed("the pairing connection ended")
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return .failed("no answer within \(timeout.components.seconds) seconds")
+            }
+            let first = try await group.next() ?? .failed("the pairing connection ended")
+            group.cancelAll()
+            return first
+        }
+    }
+}

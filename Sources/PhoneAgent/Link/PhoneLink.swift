@@ -1,0 +1,180 @@
+public import Foundation
+public import Logging
+public import RelayLink
+public import RelayLinkRuntime
+public import RelayStore
+public import RelayTransport
+public import RelayWire
+import RelayCore
+import Synchronization
+
+/// The phone's side of the link: keeps a session with the paired wearable up — connecting,
+/// and after a failure connecting again with exponential backoff — and carries the change
+/// log to it and the wearable's events back to the owner.
+public final class PhoneLink: Sendable {
+    /// Where the wearable is and how the link is timed.
+    public struct Configuration: Sendable {
+        /// The wearable's address (loopback: its link socket).
+        public var endpoint: TransportEndpoint
+        /// The name the wearable's status shows for this phone.
+        public var deviceName: String
+        /// Heartbeat interval.
+        public var heartbeat: Duration
+        /// Silence after which the link counts as dead.
+        public var timeout: Duration
+        /// The first wait before reconnecting; it doubles after each failed attempt …
+        public var reconnectMinimum: Duration
+        /// … up to this.
+        public var reconnectMaximum: Duration
+
+        /// Creates a configuration.
+        public init(
+            endpoint: TransportEndpoint, deviceName: String, heartbeat: Duration = .seconds(5), timeout: Duration = .seconds(15),
+            reconnectMinimum: Duration = .seconds(1), reconnectMaximum: Duration = .seconds(60)
+        ) {
+            self.endpoint = endpoint
+            self.deviceName = deviceName
+            self.heartbeat = heartbeat
+            self.timeout = timeout
+            self.reconnectMinimum = reconnectMinimum
+            self.reconnectMaximum = reconnectMaximum
+        }
+    }
+
+    let configuration: Configuration
+    /// The phone's database (link logs, keys, centre).
+    public let database: RelayDatabase
+    let keys: KeyStore
+    let localKey: StaticKeyPair
+    let logger: Logger
+    let owner = Mutex<(any PhoneLinkOwner)?>(nil)
+    let state: Mutex<LinkState>
+    private let wakeups: AsyncStream<Void>
+    let wake: AsyncStream<Void>.Continuation
+
+    struct LinkState: Sendable {
+        var partnerKey: Data?
+        var commands: AsyncStream<LinkConnectionDriver.Command>.Continuation?
+        var peer: Relay_V1_Hello?
+        var connectedSince: Date?
+        var lastError: String?
+        var attempts = 0
+        var pairing: PairingConnection?
+    }
+
+    /// Opens the phone's state in `directory`: keys, and the database with `migrations`.
+    public init(directory: StateDirectory, configuration: Configuration, logger: Logger) throws {
+        try directory.prepare()
+        keys = KeyStore(directory: directory)
+        localKey = try StaticKeyPair(privateKey: keys.identity { StaticKeyPair.generate().privateKey })
+        database = try RelayDatabase(path: directory.file("phone.sqlite"), migrations: PhoneSchema.migrations)
+        state = Mutex(LinkState(partnerKey: try keys.partner()))
+        self.configuration = configuration
+        self.logger = logger
+        (wakeups, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Sets the owner; call once, before `run`.
+    public func attach(_ owner: any PhoneLinkOwner) {
+        self.owner.withLock { $0 = owner }
+    }
+
+    /// Whether a partner is paired (the phone logs changes only for a partner).
+    public var isPaired: Bool { state.withLock { $0.partnerKey != nil } }
+
+    /// This phone's public key, for status.
+    public var publicKey: Data { localKey.publicKey }
+
+    /// Hands entries the owner has just committed to the log to the running session; without
+    /// one they wait in the database for the next.
+    public func send(_ entries: [(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]) {
+        guard !entries.isEmpty else { return }
+        state.withLock { state in
+            for entry in entries { state.commands?.yield(.append(seq: entry.seq, body: entry.body)) }
+        }
+    }
+
+    /// Keeps a session up until the task is cancelled.
+    public func run() async {
+        var delay = configuration.reconnectMinimum
+        var wakeups = self.wakeups.makeAsyncIterator()
+        while !Task.isCancelled {
+            let partner = state.withLock { $0.pairing == nil ? $0.partnerKey : nil }
+            guard let partner else {
+                // Unpaired or pairing: nothing to do until that changes.
+                guard await wakeups.next() != nil else { return }
+                continue
+            }
+            let connected = await runSession(partner: partner)
+            if connected { delay = configuration.reconnectMinimum }
+            if Task.isCancelled { return }
+            await sleep(delay, orUntilWoken: &wakeups)
+            delay = min(delay * 2, configuration.reconnectMaximum)
+        }
+    }
+
+    /// One attempt: connect, run the session until it ends. Returns whether it got connected.
+    private func runSession(partner: Data) async -> Bool {
+        state.withLock { $0.attempts += 1 }
+        let connection: FramedConnection
+        do {
+            connection = try await Transport.connect(to: configuration.endpoint)
+        } catch {
+            let message = "cannot reach the wearable: \(error)"
+            let changed = state.withLock { state in
+                defer { state.lastError = message }
+                return state.lastError != message
+            }
+            // One line per new reason, not one per attempt.
+            if changed { logger.warning("\(message); retrying with backoff") }
+            return false
+        }
+        let (commands, continuation) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
+        state.withLock { $0.commands = continuation }
+        let driver = LinkConnectionDriver(
+            role: .initiator(.session(partnerKey: partner)), localKey: localKey, hello: hello, delegate: self,
+            logger: logger, heartbeat: configuration.heartbeat, timeout: configuration.timeout)
+        let outcome = await driver.run(connection, commands: commands)
+        let wasConnected = state.withLock { state -> Bool in
+            defer {
+                state.commands = nil
+                state.peer = nil
+                state.connectedSince = nil
+            }
+            if case .failed(let failure) = outcome { state.lastError = failure.description }
+            return state.connectedSince != nil
+        }
+        if case .failed(.peerNeedsSnapshot) = outcome {
+            do {
+                try owner.withLock { $0 }?.startNewEpoch(newPartner: false)
+                logger.notice("the wearable lost its state; a new log epoch with a snapshot is queued")
+            } catch {
+                logger.error("could not start a new log epoch: \(error)")
+            }
+            return true
+        }
+        return wasConnected
+    }
+
+    private func sleep(_ delay: Duration, orUntilWoken wakeups: inout AsyncStream<Void>.AsyncIterator) async {
+        // A wake-up (pairing finished, a manual reconnect) cuts the wait short.
+        let woken = Mutex(false)
+        let timer = Task { try? await Task.sleep(for: delay); if !woken.withLock({ $0 }) { wake.yield() } }
+        _ = await wakeups.next()
+        woken.withLock { $0 = true }
+        timer.cancel()
+    }
+
+    var hello: Relay_V1_Hello {
+        var hello = Relay_V1_Hello()
+        hello.role = .phone
+        hello.agentVersion = RelayVersion.string
+        hello.deviceName = configuration.deviceName
+        return hello
+    }
+
+    /// Closes the running session, if any (the loop reconnects after its backoff).
+    public func disconnect(reason: String) {
+        state.withLock { _ = $0.commands?.yield(.close(reason)) }
+    }
+}

@@ -1,0 +1,55 @@
+public import Foundation
+public import RelayCore
+
+/// What the mirror needs to know of a notification in the centre.
+public struct MirrorItem: Sendable, Hashable {
+    /// The id the centre knows it by.
+    public var centreID: UInt32
+    /// The posting app's name.
+    public var appName: String
+    /// What it says.
+    public var content: NotificationContent
+    /// The buttons the wearable offers, as a category; `nil` for none.
+    public var category: NotificationCategory?
+    /// When it was delivered.
+    public var deliveredAt: Date
+
+    /// Creates an item.
+    public init(centreID: UInt32, appName: String, content: NotificationContent, category: NotificationCategory?, deliveredAt: Date) {
+        self.centreID = centreID
+        self.appName = appName
+        self.content = content
+        self.category = category
+        self.deliveredAt = deliveredAt
+    }
+
+    /// Silent (background) notifications carry nothing to show and are never mirrored.
+    public var isSilent: Bool {
+        content.title.isEmpty && content.subtitle.isEmpty && content.body.isEmpty
+    }
+}
+
+/// How the phone mirrors, from its configuration.
+public struct MirrorSettings: Sendable, Hashable {
+    /// What happens to notifications while the phone is unlocked.
+    public enum WhenUnlocked: String, Sendable, Hashable, CaseIterable {
+        /// They stay on the phone, where the user is looking (Apple's rule).
+        case none
+        /// They are synced to the wearable without alerting.
+        case silent
+    }
+
+    /// What happens while the phone is unlocked.
+    public var whenUnlocked: WhenUnlocked
+    /// The wearable shows placeholders instead of content until a notification is opened.
+    public var hidePreviews: Bool
+    /// The phone's language, for the wearable's plural rules.
+    public var language: String
+
+    /// Creates settings; the defaults are Apple's.
+    public init(whenUnlocked: WhenUnlocked = .none, hidePreviews: Bool = false, language: String = "en") {
+        self.whenUnlocked = whenUnlocked
+        self.hidePreviews = hidePreviews
+        self.language = language
+    }
+}

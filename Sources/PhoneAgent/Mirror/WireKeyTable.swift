@@ -1,0 +1,62 @@
+/// The small keys the phone assigns for the wire (Docs/PROTOCOL.md, "Keys"): one counter
+/// per kind, and a name → key table per kind so that the same app, thread or category keeps
+/// its key for the life of the database.
+public struct WireKeyTable: Sendable, Hashable {
+    /// What a key names.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A posting app, by name.
+        case app
+        /// A thread, by app and thread identifier.
+        case thread
+        /// A category, by app and category signature.
+        case category
+        /// Notification keys are not named; only their counter is kept here.
+        case notification
+    }
+
+    /// A key assigned by this table, to persist.
+    public struct Assignment: Sendable, Hashable {
+        /// Its kind.
+        public var kind: Kind
+        /// What it names (for notifications, the counter's name).
+        public var name: String
+        /// The key.
+        public var key: UInt64
+    }
+
+    private var keys: [Kind: [String: UInt64]] = [:]
+    private var highest: [Kind: UInt64] = [:]
+
+    /// A table restored from storage (`PhoneSchema.loadKeys`).
+    public init(stored: [String: [String: UInt64]] = [:]) {
+        for (kindName, names) in stored {
+            guard let kind = Kind(rawValue: kindName) else { continue }
+            keys[kind] = names
+            highest[kind] = names.values.max() ?? 0
+        }
+    }
+
+    /// The key of a name, assigning the next one if it has none; `assigned` collects new ones.
+    public mutating func key(_ kind: Kind, _ name: String, assigned: inout [Assignment]) -> UInt64 {
+        if let key = keys[kind]?[name] { return key }
+        let key = (highest[kind] ?? 0) + 1
+        highest[kind] = key
+        keys[kind, default: [:]][name] = key
+        assigned.append(Assignment(kind: kind, name: name, key: key))
+        return key
+    }
+
+    /// A fresh notification key: never handed out before in this database.
+    public mutating func nextNotificationKey(assigned: inout [Assignment]) -> UInt64 {
+        let key = (highest[.notification] ?? 0) + 1
+        highest[.notification] = key
+        keys[.notification, default: [:]]["counter"] = key
+        assigned.append(Assignment(kind: .notification, name: "counter", key: key))
+        return key
+    }
+
+    /// The name a key of a kind was assigned to.
+    public func name(of key: UInt64, _ kind: Kind) -> String? {
+        keys[kind]?.first { $0.value == key }?.key
+    }
+}

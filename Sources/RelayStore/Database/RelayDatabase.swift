@@ -1,0 +1,48 @@
+import Foundation
+public import GRDB
+import Glibc
+import RelaySystem
+
+/// One agent's SQLite database: a GRDB `DatabasePool` in WAL mode, mode 0600, migrated to
+/// the newest schema on open.
+///
+/// Writes are serialised by the pool and each `write` is one transaction, which is what the
+/// "persist before acknowledging" rule needs: an applied change, its cursor and any event it
+/// produces commit together or not at all. `synchronous = FULL` makes a commit durable
+/// against power loss, not only against a crash of the process, because acknowledging means
+/// promising the peer never to ask again.
+public final class RelayDatabase: Sendable {
+    /// The file's path.
+    public let path: String
+    /// The pool; readers see the last committed state while a write is in progress.
+    public let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and applies `migrations`.
+    public init(path: String, migrations: DatabaseMigrator) throws(StoreError) {
+        self.path = path
+        // SQLite creates the -wal and -shm files with the database file's mode, so creating
+        // the main file as 0600 first keeps all three private whatever the umask is.
+        try PrivateFiles.ensureFile(path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try migrations.migrate(pool)
+        } catch {
+            throw .corrupt(path, "SQLite: \(error)")
+        }
+    }
+
+    /// Runs `body` in one write transaction.
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.write(body)
+    }
+
+    /// Runs `body` on a consistent read-only view.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.read(body)
+    }
+}

@@ -1,0 +1,111 @@
+public import Foundation
+public import GRDB
+
+/// The phone's database: the link's logs (its change log), the keys it assigned for the
+/// wire, and the notification centre. Migrations are append-only.
+public enum PhoneSchema {
+    /// The migrations, oldest first.
+    public static var migrations: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 link log, keys and centre") { db in
+            try LinkLogTables.create(db)
+            try db.execute(
+                sql: """
+                    CREATE TABLE wire_key (
+                        kind TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        key INTEGER NOT NULL,
+                        PRIMARY KEY (kind, name),
+                        UNIQUE (kind, key)
+                    );
+                    CREATE TABLE centre_notification (
+                        centre_id INTEGER PRIMARY KEY,
+                        key INTEGER UNIQUE,
+                        revision INTEGER NOT NULL,
+                        record BLOB NOT NULL
+                    );
+                    CREATE TABLE centre_state (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+                    """)
+        }
+        return migrator
+    }
+
+    // MARK: Keys
+
+    /// Every key assigned so far, by kind ("app", "category", "thread", "notification").
+    public static func loadKeys(_ db: Database) throws -> [String: [String: UInt64]] {
+        var keys: [String: [String: UInt64]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT kind, name, key FROM wire_key") {
+            keys[row["kind"], default: [:]][row["name"]] = UInt64(row["key"] as Int64)
+        }
+        return keys
+    }
+
+    /// Records a newly assigned key.
+    public static func saveKey(_ db: Database, kind: String, name: String, key: UInt64) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO wire_key (kind, name, key) VALUES (?, ?, ?)", arguments: [kind, name, Int64(key)])
+    }
+
+    // MARK: The centre
+
+    /// A stored notification: the centre's record of it (encoded by the centre's owner) and,
+    /// when it is mirrored, its wire key and last revision.
+    public struct StoredNotification: Sendable, Hashable {
+        /// The id the centre (and the freedesktop client) knows it by.
+        public var centreID: UInt32
+        /// The key on the wire; `nil` when it is not mirrored.
+        public var key: UInt64?
+        /// The last revision sent.
+        public var revision: UInt64
+        /// The centre's record.
+        public var record: Data
+
+        /// Creates a stored notification.
+        public init(centreID: UInt32, key: UInt64?, revision: UInt64, record: Data) {
+            self.centreID = centreID
+            self.key = key
+            self.revision = revision
+            self.record = record
+        }
+    }
+
+    /// The stored notifications, by centre id.
+    public static func loadNotifications(_ db: Database) throws -> [StoredNotification] {
+        try Row.fetchAll(db, sql: "SELECT * FROM centre_notification ORDER BY centre_id").map { row in
+            StoredNotification(
+                centreID: UInt32(row["centre_id"] as Int64), key: (row["key"] as Int64?).map { UInt64($0) },
+                revision: UInt64(row["revision"] as Int64), record: row["record"])
+        }
+    }
+
+    /// Stores a notification (new or changed).
+    public static func save(_ db: Database, _ notification: StoredNotification) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO centre_notification (centre_id, key, revision, record) VALUES (?, ?, ?, ?)",
+            arguments: [
+                Int64(notification.centreID), notification.key.map { Int64($0) }, Int64(notification.revision),
+                notification.record,
+            ])
+    }
+
+    /// Removes a notification.
+    public static func deleteNotification(_ db: Database, centreID: UInt32) throws {
+        try db.execute(sql: "DELETE FROM centre_notification WHERE centre_id = ?", arguments: [Int64(centreID)])
+    }
+
+    /// A named value of the centre's own (the last id handed out, pending requests, categories).
+    public static func value(_ db: Database, _ name: String) throws -> Data? {
+        try Data.fetchOne(db, sql: "SELECT value FROM centre_state WHERE name = ?", arguments: [name])
+    }
+
+    /// Stores a named value of the centre's.
+    public static func setValue(_ db: Database, _ name: String, _ value: Data) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO centre_state (name, value) VALUES (?, ?)", arguments: [name, value])
+    }
+
+    /// Forgets the link's logs (unpairing); the centre and its keys stay.
+    public static func forgetLink(_ db: Database) throws {
+        try LinkLogTables.reset(db)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+public import GRDB
+public import RelayWire
+import SwiftProtobuf
+
+/// The wearable's database: the link's logs (its outbox of events) and the replica.
+/// Migrations are append-only: a shipped one never changes, a new schema is a new migration.
+public enum WearableSchema {
+    /// The migrations, oldest first.
+    public static var migrations: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 link log and replica") { db in
+            try LinkLogTables.create(db)
+            try db.execute(
+                sql: """
+                    CREATE TABLE replica_notification (
+                        key INTEGER PRIMARY KEY,
+                        revision INTEGER NOT NULL,
+                        app_key INTEGER NOT NULL,
+                        content BLOB NOT NULL,
+                        delivered_at INTEGER NOT NULL,
+                        alerted INTEGER NOT NULL
+                    );
+                    CREATE TABLE replica_tombstone (key INTEGER PRIMARY KEY, revision INTEGER NOT NULL);
+                    CREATE TABLE replica_app (key INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                    CREATE TABLE replica_category (key INTEGER PRIMARY KEY, body BLOB NOT NULL);
+                    CREATE TABLE replica_settings (id INTEGER PRIMARY KEY CHECK (id = 1), body BLOB NOT NULL);
+                    """)
+        }
+        return migrator
+    }
+
+    /// The replica as stored.
+    public static func loadReplica(_ db: Database) throws -> ReplicaContents {
+        var contents = ReplicaContents()
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM replica_notification") {
+            let record = ReplicaRecord(
+                key: UInt64(row["key"] as Int64), revision: UInt64(row["revision"] as Int64),
+                appKey: UInt32(row["app_key"] as Int64),
+                content: try Relay_V1_Content(serializedBytes: row["content"] as Data),
+                deliveredAt: row["delivered_at"], alerted: row["alerted"])
+            contents.notifications[record.key] = record
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT key, revision FROM replica_tombstone") {
+            contents.tombstones[UInt64(row["key"] as Int64)] = UInt64(row["revision"] as Int64)
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT key, name FROM replica_app") {
+            contents.apps[UInt32(row["key"] as Int64)] = row["name"]
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT body FROM replica_category") {
+            let category = try Relay_V1_CategoryUpsert(serializedBytes: row["body"] as Data)
+            contents.categories[category.category.key] = category
+        }
+        if let body = try Data.fetchOne(db, sql: "SELECT body FROM replica_settings WHERE id = 1") {
+            contents.settings = try Relay_V1_Settings(serializedBytes: body)
+        }
+        return contents
+    }
+
+    /// Stores a notification (new or a newer revision) and clears its tombstone.
+    public static func save(_ db: Database, _ record: ReplicaRecord) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO replica_notification VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+                Int64(record.key), Int64(record.revision), Int64(record.appKey),
+                try record.content.serializedBytes() as Data, record.deliveredAt, record.alerted,
+            ])
+        try db.execute(sql: "DELETE FROM replica_tombstone WHERE key = ?", arguments: [Int64(record.key)])
+    }
+
+    /// Removes a notification and leaves its tombstone.
+    public static func remove(_ db: Database, key: UInt64, revision: UInt64) throws {
+        try db.execute(sql: "DELETE FROM replica_notification WHERE key = ?", arguments: [Int64(key)])
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO replica_tombstone VALUES (?, ?)", arguments: [Int64(key), Int64(revision)])
+    }
+
+    /// Forgets every tombstone (a snapshot is the whole state).
+    public static func clearTombstones(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM replica_tombstone")
+    }
+
+    /// Names an app.
+    public static func saveApp(_ db: Database, key: UInt32, name: String) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO replica_app VALUES (?, ?)", arguments: [Int64(key), name])
+    }
+
+    /// Forgets an app.
+    public static func removeApp(_ db: Database, key: UInt32) throws {
+        try db.execute(sql: "DELETE FROM replica_app WHERE key = ?", arguments: [Int64(key)])
+    }
+
+    /// Stores a category.
+    public static func saveCategory(_ db: Database, _ category: Relay_V1_CategoryUpsert) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO replica_category VALUES (?, ?)",
+            arguments: [Int64(category.category.key), try category.serializedBytes() as Data])
+    }
+
+    /// Removes a category.
+    public static func removeCategory(_ db: Database, key: UInt32) throws {
+        try db.execute(sql: "DELETE FROM replica_category WHERE key = ?", arguments: [Int64(key)])
+    }
+
+    /// Stores the phone's settings.
+    public static func saveSettings(_ db: Database, _ settings: Relay_V1_Settings) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO replica_settings VALUES (1, ?)", arguments: [try settings.serializedBytes() as Data])
+    }
+
+    /// Forgets the whole replica and the link's logs (unpairing).
+    public static func forgetAll(_ db: Database) throws {
+        for table in ["replica_notification", "replica_tombstone", "replica_app", "replica_category", "replica_settings"] {
+            try db.execute(sql: "DELETE FROM \(table)")
+        }
+        try LinkLogTables.reset(db)
+    }
+}

@@ -1,0 +1,146 @@
+public import RelayStore
+public import RelayWire
+
+/// The wearable's copy of the phone's centre as a state machine: changes from the phone's
+/// log go in, the effects to persist and show come out (Docs/PROTOCOL.md §13).
+///
+/// Applying a change twice changes nothing: an upsert no newer than the stored revision, or
+/// than a removal's tombstone, is stale. Inside a snapshot (`SnapshotBegin` … `SnapshotEnd`)
+/// the phone's state is authoritative, so revisions are not compared, nothing alerts, and at
+/// the end whatever the snapshot did not mention goes.
+public struct Replica: Sendable {
+    /// What is held.
+    public private(set) var contents: ReplicaContents
+    private var snapshot: SnapshotProgress?
+
+    /// What a snapshot has mentioned so far.
+    private struct SnapshotProgress: Sendable {
+        var epoch: UInt64
+        var notifications: Set<UInt64> = []
+        var categories: Set<UInt32> = []
+        var apps: Set<UInt32> = []
+    }
+
+    /// A replica restored from storage.
+    public init(contents: ReplicaContents = ReplicaContents()) {
+        self.contents = contents
+    }
+
+    /// Whether a snapshot is being received.
+    public var inSnapshot: Bool { snapshot != nil }
+
+    /// Applies one change of the phone's log.
+    public mutating func apply(_ change: Relay_V1_Change) -> [ReplicaEffect] {
+        switch change.kind {
+        case .upsert(let upsert): return apply(upsert)
+        case .remove(let remove): return apply(remove)
+        case .appInfo(let app):
+            snapshot?.apps.insert(app.key)
+            guard contents.apps[app.key] != app.name else { return [] }
+            contents.apps[app.key] = app.name
+            return [.appNamed(key: app.key, name: app.name)]
+        case .categoryUpsert(let category):
+            snapshot?.categories.insert(category.category.key)
+            guard contents.categories[category.category.key] != category else { return [] }
+            contents.categories[category.category.key] = category
+            return [.categoryChanged(category)]
+        case .categoryRemove(let remove):
+            guard contents.categories.removeValue(forKey: remove.key) != nil else { return [] }
+            return [.categoryRemoved(key: remove.key)]
+        case .settings(let settings):
+            guard contents.settings != settings else { return [] }
+            contents.settings = settings
+            return [.settingsChanged(settings)]
+        case .snapshotBegin(let begin):
+            snapshot = SnapshotProgress(epoch: begin.epoch)
+            contents.tombstones.removeAll()
+            return [.tombstonesCleared]
+        case .snapshotEnd(let end):
+            return finishSnapshot(epoch: end.epoch)
+        case .scheduleUpsert, .scheduleRemove, nil:
+            // Scheduled requests are the out-of-range issue's part; an older or newer phone
+            // may send kinds this version ignores.
+            return []
+        }
+    }
+
+    private mutating func apply(_ upsert: Relay_V1_Upsert) -> [ReplicaEffect] {
+        let existing = contents.notifications[upsert.key]
+        if inSnapshot {
+            snapshot?.notifications.insert(upsert.key)
+        } else {
+            if let existing, existing.revision >= upsert.revision { return [] }
+            if let removed = contents.tombstones[upsert.key], removed >= upsert.revision { return [] }
+        }
+        let decision = AlertDecision(
+            upsert: upsert, isUpdate: existing != nil, inSnapshot: inSnapshot, silent: contents.settings.silent)
+        let record = ReplicaRecord(
+            key: upsert.key, revision: upsert.revision, appKey: upsert.appKey, content: upsert.content,
+            deliveredAt: upsert.deliveredAt, alerted: decision.alerts || (existing?.alerted ?? false))
+        contents.notifications[upsert.key] = record
+        contents.tombstones.removeValue(forKey: upsert.key)
+        var effects: [ReplicaEffect] = [.stored(record, alert: decision.alerts)]
+        if upsert.mayAlert {
+            // The phone asked for an alert: tell it whether there was one, and why not.
+            var alerted = Relay_V1_Alerted()
+            alerted.notificationKey = upsert.key
+            alerted.revision = upsert.revision
+            alerted.alerted = decision.alerts
+            alerted.reason = decision.reason
+            effects.append(.report(.alerted(alerted)))
+        }
+        return effects
+    }
+
+    private mutating func apply(_ remove: Relay_V1_Remove) -> [ReplicaEffect] {
+        if let removed = contents.tombstones[remove.key], removed >= remove.revision { return [] }
+        if let existing = contents.notifications[remove.key], existing.revision > remove.revision { return [] }
+        contents.notifications.removeValue(forKey: remove.key)
+        contents.tombstones[remove.key] = remove.revision
+        return [.removed(key: remove.key, revision: remove.revision)]
+    }
+
+    private mutating func finishSnapshot(epoch: UInt64) -> [ReplicaEffect] {
+        guard let progress = snapshot, progress.epoch == epoch else { return [] }
+        snapshot = nil
+        var effects: [ReplicaEffect] = []
+        for key in contents.notifications.keys.sorted() where !progress.notifications.contains(key) {
+            let revision = contents.notifications[key]?.revision ?? 0
+            contents.notifications.removeValue(forKey: key)
+            contents.tombstones[key] = revision
+            effects.append(.removed(key: key, revision: revision))
+        }
+        for key in contents.categories.keys.sorted() where !progress.categories.contains(key) {
+            contents.categories.removeValue(forKey: key)
+            effects.append(.categoryRemoved(key: key))
+        }
+        for key in contents.apps.keys.sorted() where !progress.apps.contains(key) {
+            contents.apps.removeValue(forKey: key)
+            effects.append(.appRemoved(key: key))
+        }
+        return effects
+    }
+}
+
+/// Something the replica changed: to persist (in the transaction that applies the change),
+/// then to show.
+public enum ReplicaEffect: Sendable, Equatable {
+    /// A notification was stored; `alert` says whether to buzz and wake the screen.
+    case stored(ReplicaRecord, alert: Bool)
+    /// A notification was removed and left a tombstone.
+    case removed(key: UInt64, revision: UInt64)
+    /// An app was named.
+    case appNamed(key: UInt32, name: String)
+    /// An app the snapshot no longer mentions.
+    case appRemoved(key: UInt32)
+    /// A category was created or changed.
+    case categoryChanged(Relay_V1_CategoryUpsert)
+    /// A category was removed.
+    case categoryRemoved(key: UInt32)
+    /// The phone's settings changed.
+    case settingsChanged(Relay_V1_Settings)
+    /// A snapshot started: tombstones are forgotten.
+    case tombstonesCleared
+    /// An event for the phone's record, appended to the wearable's log.
+    case report(Relay_V1_WearableEvent.OneOf_Kind)
+}

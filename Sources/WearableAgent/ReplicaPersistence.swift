@@ -1,0 +1,21 @@
+import GRDB
+import RelayStore
+
+/// Writes the replica's effects to the wearable's database, inside the caller's transaction.
+enum ReplicaPersistence {
+    static func persist(_ effects: [ReplicaEffect], in db: Database) throws {
+        for effect in effects {
+            switch effect {
+            case .stored(let record, _): try WearableSchema.save(db, record)
+            case .removed(let key, let revision): try WearableSchema.remove(db, key: key, revision: revision)
+            case .appNamed(let key, let name): try WearableSchema.saveApp(db, key: key, name: name)
+            case .appRemoved(let key): try WearableSchema.removeApp(db, key: key)
+            case .categoryChanged(let category): try WearableSchema.saveCategory(db, category)
+            case .categoryRemoved(let key): try WearableSchema.removeCategory(db, key: key)
+            case .settingsChanged(let settings): try WearableSchema.saveSettings(db, settings)
+            case .tombstonesCleared: try WearableSchema.clearTombstones(db)
+            case .report: break  // appended to the outbound log by the caller
+            }
+        }
+    }
+}

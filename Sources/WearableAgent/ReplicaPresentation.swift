@@ -1,0 +1,54 @@
+import Foundation
+import RelayCore
+import RelayStore
+import RelayWire
+import WearableUI
+
+/// What the screen must hear about the replica: its effects as UI events, the phone's keys
+/// turned into the identifiers the UI uses (`WireKey`).
+enum ReplicaPresentation {
+    /// The events for a change's effects, given the replica after the change.
+    static func events(for effects: [ReplicaEffect], in contents: ReplicaContents) -> [UIEvent] {
+        var events: [UIEvent] = []
+        var categoriesChanged = false
+        for effect in effects {
+            switch effect {
+            case .stored(let record, let alert):
+                events.append(.upsert(notification(record, in: contents), alert: alert))
+            case .removed(let key, _):
+                events.append(.remove(identifier: WireKey.identifier(key)))
+            case .categoryChanged, .categoryRemoved:
+                categoriesChanged = true
+            case .settingsChanged(let settings):
+                events.append(.previewsHidden(settings.hidePreviews))
+            case .appNamed, .appRemoved, .tombstonesCleared, .report:
+                break
+            }
+        }
+        // Categories first: a notification's buttons come from its category.
+        if categoriesChanged { events.insert(.categories(categories(contents)), at: 0) }
+        return events
+    }
+
+    /// The whole replica, as at start-up (nothing alerts).
+    static func everything(_ contents: ReplicaContents) -> [UIEvent] {
+        var events: [UIEvent] = [.categories(categories(contents)), .previewsHidden(contents.settings.hidePreviews)]
+        for record in contents.notifications.values.sorted(by: { ($0.deliveredAt, $0.key) < ($1.deliveredAt, $1.key) }) {
+            events.append(.upsert(notification(record, in: contents), alert: false))
+        }
+        return events
+    }
+
+    static func notification(_ record: ReplicaRecord, in contents: ReplicaContents) -> WearableNotification {
+        WearableNotification(
+            request: NotificationRequest(identifier: WireKey.identifier(record.key), content: NotificationContent(record.content)),
+            appName: contents.apps[record.appKey] ?? "App \(record.appKey)",
+            date: WireTime.date(record.deliveredAt))
+    }
+
+    static func categories(_ contents: ReplicaContents) -> [String: NotificationCategory] {
+        Dictionary(
+            contents.categories.values.map { (WireKey.identifier($0.category.key), NotificationCategory($0.category)) },
+            uniquingKeysWith: { _, last in last })
+    }
+}

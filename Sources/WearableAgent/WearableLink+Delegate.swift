@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+public import RelayLink
+public import RelayLinkRuntime
+import RelayStore
+public import RelayWire
+import WearableUI
+
+/// One connection's view of the wearable's link: the delegate the connection's driver calls,
+/// which knows which connection it speaks for.
+struct WearableSessionDelegate: LinkDelegate {
+    let link: WearableLink
+    let connection: Int
+
+    func loadLogs() async throws -> LinkSession.Logs { try await link.loadLogs() }
+    func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws { try await link.apply(seq: seq, body: body) }
+    func acknowledged(through seq: UInt64) async throws { try await link.acknowledged(through: seq) }
+    func peerLogReset(epoch: UInt64) async throws { try await link.peerLogReset(epoch: epoch) }
+    func received(_ body: Relay_V1_Envelope.OneOf_Body) async { await link.received(body) }
+
+    func connected(peer: Relay_V1_Hello, link identity: LinkIdentity) async {
+        link.becameCurrent(connection, peer: peer)
+        await link.connected(peer: peer, link: identity)
+    }
+}
+
+extension WearableLink {
+    func loadLogs() async throws -> LinkSession.Logs {
+        try database.read { db in try LinkLogTables.load(db) }
+    }
+
+    /// Applies a change of the phone's log: the replica's effects, the cursor and any report
+    /// for the phone commit in one transaction; the screen hears of it afterwards.
+    func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws {
+        guard case .change(let change) = body else {
+            throw WearableLinkError.unexpected("the phone sent a log entry that is not a change")
+        }
+        let (effects, presented) = try state.withLock { state -> ([ReplicaEffect], [UIEvent]) in
+            var replica = state.replica
+            let effects = replica.apply(change)
+            let reports = try database.write { db -> [(UInt64, Relay_V1_Envelope.OneOf_Body)]? in
+                // Two connections may overlap for a moment (a reconnect before the old one
+                // noticed); the stored cursor decides, so an entry is applied once.
+                guard try LinkLogTables.claim(db, seq: seq) else { return nil }
+                try ReplicaPersistence.persist(effects, in: db)
+                return try effects.compactMap { effect in
+                    guard case .report(let kind) = effect else { return nil }
+                    var event = Relay_V1_WearableEvent()
+                    event.at = WireTime.seconds(Date())
+                    event.kind = kind
+                    let body = Relay_V1_Envelope.OneOf_Body.event(event)
+                    return (try LinkLogTables.append(db, body), body)
+                }
+            }
+            guard let reports else { return ([], []) }
+            state.replica = replica
+            for (seq, body) in reports { state.commands?.yield(.append(seq: seq, body: body)) }
+            return (effects, ReplicaPresentation.events(for: effects, in: replica.contents))
+        }
+        for effect in effects { log(effect) }
+        if !presented.isEmpty { present(presented) }
+    }
+
+    func acknowledged(through seq: UInt64) async throws {
+        try database.write { db in try LinkLogTables.acknowledge(db, through: seq) }
+    }
+
+    func peerLogReset(epoch: UInt64) async throws {
+        try database.write { db in try LinkLogTables.peerLogReset(db, epoch: epoch) }
+        logger.info("the phone started a new log; a snapshot follows", metadata: ["epoch": "\(epoch)"])
+    }
+
+    func received(_ body: Relay_V1_Envelope.OneOf_Body) async {
+        guard case .pairing(let message) = body else { return }
+        receivePairing(message)
+    }
+
+    func connected(peer: Relay_V1_Hello, link: LinkIdentity) async {
+        logger.info("the phone connected", metadata: ["name": "\(peer.deviceName)", "mode": "\(link.mode)"])
+        if link.mode == .pair {
+            startPairing(link)
+        } else {
+            present([.link(.connected)])
+        }
+    }
+
+    private func log(_ effect: ReplicaEffect) {
+        switch effect {
+        case .stored(let record, let alert):
+            logger.info("shown", metadata: ["key": "\(record.key)", "revision": "\(record.revision)", "alert": "\(alert)"])
+        case .removed(let key, let revision):
+            logger.info("removed", metadata: ["key": "\(key)", "revision": "\(revision)"])
+        case .report(.alerted(let alerted)) where !alerted.alerted:
+            logger.info("not alerted", metadata: ["key": "\(alerted.notificationKey)", "reason": "\(alerted.reason)"])
+        default:
+            break
+        }
+    }
+}
+
+/// Why the wearable closed a link.
+enum WearableLinkError: Error, CustomStringConvertible {
+    case unexpected(String)
+
+    var description: String {
+        switch self {
+        case .unexpected(let what): what
+        }
+    }
+}

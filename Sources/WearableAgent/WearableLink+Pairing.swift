@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import RelayLink
+import RelayLinkRuntime
+import RelayStore
+import RelayWire
+import WearableUI
+
+/// A pairing in progress on the wearable: the code exchange and the key it would store.
+struct PairingSession: Sendable {
+    var exchange: PairingExchange
+    let remoteKey: Data
+}
+
+extension WearableLink {
+    /// A `Noise_XX` connection came up: commit to a nonce and wait for the phone's.
+    func startPairing(_ link: LinkIdentity) {
+        var exchange = PairingExchange(side: .responder, handshakeHash: link.handshakeHash)
+        let steps = exchange.start()
+        state.withLock { $0.pairing = PairingSession(exchange: exchange, remoteKey: link.remoteStaticKey) }
+        carryOut(steps)
+    }
+
+    func receivePairing(_ message: Relay_V1_Pairing) {
+        let steps = state.withLock { state -> [PairingExchange.Step] in
+            guard var session = state.pairing else { return [.failed(.malformed("a pairing message outside pairing"))] }
+            let steps = session.exchange.receive(message)
+            state.pairing = session
+            return steps
+        }
+        carryOut(steps)
+    }
+
+    /// The user's answer on the wearable (Select: the codes match; Back: they do not).
+    public func confirmPairing(_ accepted: Bool) {
+        let steps = state.withLock { state -> [PairingExchange.Step] in
+            guard var session = state.pairing else { return [] }
+            let steps = session.exchange.decide(accepted)
+            state.pairing = session
+            return steps
+        }
+        carryOut(steps)
+    }
+
+    /// Whether a pairing is waiting for the user.
+    public var isPairing: Bool { state.withLock { $0.pairing != nil } }
+
+    private func carryOut(_ steps: [PairingExchange.Step]) {
+        for step in steps {
+            switch step {
+            case .send(let message):
+                state.withLock { _ = $0.commands?.yield(.unlogged(.pairing(message))) }
+            case .showCode(let code):
+                logger.notice("pairing: compare the code \(code) with the phone's and press Select if they match")
+                present([.pairingCode(code)])
+            case .paired:
+                do {
+                    try adoptPartner()
+                    logger.notice("pairing: paired; only this phone may connect from now on")
+                } catch {
+                    logger.error("pairing: could not store the phone's key: \(error)")
+                    state.withLock { _ = $0.commands?.yield(.close("the wearable could not store the pairing")) }
+                }
+                present([.pairingFinished])
+            case .failed(let failure):
+                logger.warning("pairing failed: \(failure)")
+                state.withLock { state in
+                    state.pairing = nil
+                    state.commands?.yield(.close("pairing failed: \(failure)"))
+                }
+                present([.pairingFinished])
+            }
+        }
+    }
+
+    /// Stores the new partner's key. A new partner starts from nothing: the replica and the
+    /// logs of any earlier partner are forgotten in the same step.
+    private func adoptPartner() throws {
+        let removed = try state.withLock { state -> [UInt64] in
+            guard let session = state.pairing else { return [] }
+            try database.write { db in try WearableSchema.forgetAll(db) }
+            try keys.setPartner(session.remoteKey)
+            let removed = Array(state.replica.contents.notifications.keys)
+            state.replica = Replica()
+            state.partnerKey = session.remoteKey
+            state.pairing = nil
+            return removed
+        }
+        present(removed.map { .remove(identifier: WireKey.identifier($0)) })
+    }
+}

@@ -1,0 +1,200 @@
+public import Foundation
+public import RelayCore
+public import Logging
+public import RelayLink
+public import RelayLinkRuntime
+public import RelayStore
+public import RelayTransport
+public import RelayWire
+import Synchronization
+public import WearableUI
+
+/// The connections' tasks, so that stopping the listener stops them too.
+private final class ConnectionTasks: Sendable {
+    private let tasks = Mutex<(last: Int, running: [Int: Task<Void, Never>])>((0, [:]))
+
+    /// Starts `body` on a task of its own, forgotten again when it ends.
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        tasks.withLock { tasks in
+            tasks.last += 1
+            let key = tasks.last
+            // The task's own removal waits for this lock, so it cannot run before the insertion.
+            tasks.running[key] = Task {
+                await body()
+                self.tasks.withLock { _ = $0.running.removeValue(forKey: key) }
+            }
+        }
+    }
+
+    /// Cancels every task still running.
+    func cancelAll() {
+        tasks.withLock { $0.running.values.forEach { $0.cancel() } }
+    }
+}
+
+/// The wearable's side of the link: serves the phone's connections, keeps the replica and
+/// the outbox of events in the database, and tells the screen what changed.
+///
+/// The link runs on tasks, the screen on its own thread: everything the screen must know
+/// leaves through `present` (which the runtime queues for its thread), and the user's
+/// responses come in through `respond`, which persists them before they are sent.
+public final class WearableLink: Sendable {
+    /// What the wearable tells the phone about itself, and its link timing.
+    public struct Configuration: Sendable {
+        /// The name shown in `relayctl status` on the phone.
+        public var deviceName: String
+        /// The screen and text limits.
+        public var capabilities: Relay_V1_Capabilities
+        /// Heartbeat interval and dead-link timeout.
+        public var heartbeat: Duration
+        /// Silence after which the link counts as dead.
+        public var timeout: Duration
+
+        /// Creates a configuration.
+        public init(deviceName: String, capabilities: Relay_V1_Capabilities, heartbeat: Duration = .seconds(5), timeout: Duration = .seconds(15)) {
+            self.deviceName = deviceName
+            self.capabilities = capabilities
+            self.heartbeat = heartbeat
+            self.timeout = timeout
+        }
+    }
+
+    let configuration: Configuration
+    let database: RelayDatabase
+    let keys: KeyStore
+    let localKey: StaticKeyPair
+    let logger: Logger
+    let present: @Sendable ([UIEvent]) -> Void
+    let state: Mutex<LinkState>
+
+    /// The mutable part, behind one lock.
+    struct LinkState: Sendable {
+        var replica: Replica
+        var partnerKey: Data?
+        /// Every running connection's command channel, by connection number.
+        var connections: [Int: AsyncStream<LinkConnectionDriver.Command>.Continuation] = [:]
+        /// The connection whose session is up; a newer authenticated one replaces it.
+        var current: Int?
+        var lastConnection = 0
+        var peer: Relay_V1_Hello?
+        var connectedSince: Date?
+        var lastError: String?
+        var pairing: PairingSession?
+
+        /// Where to send: the current session, if there is one.
+        var commands: AsyncStream<LinkConnectionDriver.Command>.Continuation? {
+            current.flatMap { connections[$0] }
+        }
+    }
+
+    /// Opens the wearable's state: its database and keys in `directory`.
+    public init(
+        directory: StateDirectory, configuration: Configuration, logger: Logger,
+        present: @escaping @Sendable ([UIEvent]) -> Void
+    ) throws {
+        try directory.prepare()
+        keys = KeyStore(directory: directory)
+        localKey = try StaticKeyPair(privateKey: keys.identity { StaticKeyPair.generate().privateKey })
+        database = try RelayDatabase(path: directory.file("wearable.sqlite"), migrations: WearableSchema.migrations)
+        let contents = try database.read(WearableSchema.loadReplica)
+        state = Mutex(LinkState(replica: Replica(contents: contents), partnerKey: try keys.partner()))
+        self.configuration = configuration
+        self.logger = logger
+        self.present = present
+    }
+
+    /// What the screen shows at start-up: the stored replica.
+    public var initialEvents: [UIEvent] {
+        state.withLock { ReplicaPresentation.everything($0.replica.contents) }
+    }
+
+    /// Serves connections on `endpoint` until the task is cancelled; `ready` runs once it listens.
+    /// Each connection runs on its own task, so a phone that reconnects is not kept waiting
+    /// behind a connection that has not noticed yet that it is dead.
+    public func serve(on endpoint: TransportEndpoint, ready: @Sendable (TransportEndpoint) async -> Void) async throws {
+        let connections = ConnectionTasks()
+        defer { connections.cancelAll() }
+        try await Transport.listen(on: endpoint, ready: ready) { connection in
+            connections.start { await self.run(connection) }
+        }
+    }
+
+    /// Runs one connection from the phone until it ends.
+    public func run(_ connection: FramedConnection) async {
+        let (commands, continuation) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
+        let (acceptance, id) = state.withLock { state -> (LinkHandshake.Acceptance, Int) in
+            state.lastConnection += 1
+            state.connections[state.lastConnection] = continuation
+            // Unpaired, the wearable is pairable: it has nothing to leak yet, and pairing
+            // still needs the user to confirm the same code on both devices.
+            return (LinkHandshake.Acceptance(pairable: state.partnerKey == nil, partnerKey: state.partnerKey), state.lastConnection)
+        }
+        let driver = LinkConnectionDriver(
+            role: .responder(acceptance), localKey: localKey, hello: hello,
+            delegate: WearableSessionDelegate(link: self, connection: id), logger: logger,
+            heartbeat: configuration.heartbeat, timeout: configuration.timeout)
+        let outcome = await driver.run(connection, commands: commands)
+        let wasCurrent = state.withLock { state -> Bool in
+            state.connections.removeValue(forKey: id)
+            guard state.current == id else { return false }
+            state.current = nil
+            state.peer = nil
+            state.connectedSince = nil
+            state.pairing = nil
+            if case .failed(let failure) = outcome { state.lastError = failure.description }
+            return true
+        }
+        if wasCurrent { present([.link(.outOfRange), .pairingFinished]) }
+    }
+
+    /// A connection's session is up: it becomes the current one, and older ones close.
+    func becameCurrent(_ id: Int, peer: Relay_V1_Hello) {
+        state.withLock { state in
+            for (other, commands) in state.connections where other != id {
+                commands.yield(.close("a newer connection from the phone replaced this one"))
+            }
+            state.current = id
+            state.peer = peer
+            state.connectedSince = Date()
+            state.lastError = nil
+        }
+    }
+
+    private var hello: Relay_V1_Hello {
+        var hello = Relay_V1_Hello()
+        hello.role = .wearable
+        hello.agentVersion = RelayVersion.string
+        hello.deviceName = configuration.deviceName
+        hello.capabilities = configuration.capabilities
+        return hello
+    }
+
+    // MARK: The user's responses
+
+    /// Persists the user's response in the outbox, then sends it if the phone is connected;
+    /// otherwise it waits in the outbox for the next connection.
+    public func respond(_ response: NotificationResponse) throws {
+        var event = Relay_V1_WearableEvent()
+        event.at = WireTime.seconds(response.date)
+        event.response = Relay_V1_Response(response)
+        try state.withLock { state in
+            let seq = try database.write { db in try LinkLogTables.append(db, .event(event)) }
+            state.commands?.yield(.append(seq: seq, body: .event(event)))
+        }
+    }
+
+    /// Forgets the partner, the replica and the logs (`relayctl unpair`), and drops the link.
+    public func unpair() throws {
+        let removed = try state.withLock { state -> [UInt64] in
+            try database.write { db in try WearableSchema.forgetAll(db) }
+            try keys.forgetPartner()
+            let removed = Array(state.replica.contents.notifications.keys)
+            state.partnerKey = nil
+            state.replica = Replica()
+            state.commands?.yield(.close("the wearable was unpaired"))
+            return removed
+        }
+        present(removed.map { .remove(identifier: WireKey.identifier($0)) })
+    }
+}
+

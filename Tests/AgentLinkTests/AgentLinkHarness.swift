@@ -1,0 +1,133 @@
+import Foundation
+import Logging
+import PhoneAgent
+import RelayCore
+import RelayStore
+import RelayTestSupport
+import RelayTransport
+import RelayWire
+import Synchronization
+import WearableAgent
+import WearableUI
+
+/// A phone link and a wearable link in one process, over a Unix socket in a temporary
+/// folder, with a minimal owner on the phone side that records what comes back.
+final class AgentLinkHarness: Sendable {
+    let folder: String
+    let wearable: WearableLink
+    let phone: PhoneLink
+    let coordinator: MirrorCoordinator
+    let owner: RecordingOwner
+    /// What the wearable's screen was told.
+    let screen = EventLog<UIEvent>()
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    init(name: String = #function, heartbeat: Duration = .seconds(5)) throws {
+        folder = NSTemporaryDirectory() + "relay-agentlink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let screen = self.screen
+        var capabilities = Relay_V1_Capabilities()
+        capabilities.screenWidth = 240
+        capabilities.screenHeight = 240
+        wearable = try WearableLink(
+            directory: StateDirectory(path: folder + "/wearable"),
+            configuration: WearableLink.Configuration(deviceName: "Test Wearable", capabilities: capabilities, heartbeat: heartbeat),
+            logger: logger, present: { screen.append($0) })
+        phone = try PhoneLink(
+            directory: StateDirectory(path: folder + "/phone"),
+            configuration: PhoneLink.Configuration(
+                endpoint: .unix(path: folder + "/link.sock"), deviceName: "Test Phone", heartbeat: heartbeat,
+                reconnectMinimum: .milliseconds(50), reconnectMaximum: .milliseconds(400)),
+            logger: logger)
+        coordinator = try MirrorCoordinator(link: phone, settings: MirrorSettings(), logger: logger)
+        owner = RecordingOwner(coordinator: coordinator)
+        phone.attach(owner)
+    }
+
+    /// Starts the wearable's listener (returning once it listens) and the phone's session loop.
+    func start() async {
+        let listening = Gate()
+        let wearable = wearable
+        let endpoint = TransportEndpoint.unix(path: folder + "/link.sock")
+        let serving = Task { _ = try? await wearable.serve(on: endpoint) { _ in listening.open() } }
+        await listening.wait()
+        let phone = phone
+        let running = Task { await phone.run() }
+        tasks.withLock { $0 += [serving, running] }
+    }
+
+    /// Pairs the two, confirming the code on both sides; returns the codes each side showed.
+    func pair() async throws -> (phone: String, wearable: String) {
+        let offer = try await phone.beginPairing()
+        guard await screen.wait(until: { $0.contains { if case .pairingCode = $0 { true } else { false } } }) else {
+            throw HarnessError("the wearable never showed a code")
+        }
+        let shown = screen.elements.compactMap { if case .pairingCode(let code) = $0 { code } else { nil } }.last ?? ""
+        wearable.confirmPairing(true)
+        _ = try await phone.finishPairing(accepted: true)
+        return (offer.code, shown)
+    }
+
+    /// Waits for the session with the partner to be up on both sides.
+    func waitUntilConnected() async -> Bool {
+        await screen.wait { $0.contains { $0 == .link(.connected) } }
+    }
+
+    func stop() {
+        tasks.withLock { $0.forEach { $0.cancel() } }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
+/// The phone side's owner: applies responses by removing the notification, and records them.
+final class RecordingOwner: PhoneLinkOwner {
+    let coordinator: MirrorCoordinator
+    let responses = EventLog<Relay_V1_Response>()
+    let alerted = EventLog<Relay_V1_Alerted>()
+    private let lock = Mutex(())
+
+    init(coordinator: MirrorCoordinator) {
+        self.coordinator = coordinator
+    }
+
+    func apply(seq: UInt64, event: Relay_V1_WearableEvent) throws {
+        try lock.withLock { _ in
+            guard try !coordinator.isApplied(seq: seq) else { return }
+            var changes: [MirrorCoordinator.CentreChange] = []
+            switch event.kind {
+            case .response(let response):
+                if let id = coordinator.centreID(ofKey: response.notificationKey) {
+                    changes.append(.removed(centreID: id, reason: .acted))
+                }
+                try coordinator.record(changes, locked: true, applying: seq)
+                responses.append([response])
+            case .alerted(let alerted):
+                try coordinator.record([], locked: true, applying: seq)
+                self.alerted.append([alerted])
+            default:
+                try coordinator.record([], locked: true, applying: seq)
+            }
+        }
+    }
+
+    func startNewEpoch(newPartner: Bool) throws {
+        try lock.withLock { _ in try coordinator.startNewEpoch(items: [], newPartner: newPartner) }
+    }
+
+    /// Posts a notification as the centre would.
+    func post(_ id: UInt32, title: String, locked: Bool = true, replaced: Bool = false) throws {
+        let item = MirrorItem(
+            centreID: id, appName: "Mail", content: NotificationContent(title: title, body: "Body \(id)"), category: nil,
+            deliveredAt: Date())
+        try lock.withLock { _ in
+            try coordinator.record([.posted(item, replaced: replaced, record: Data(title.utf8))], locked: locked)
+        }
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

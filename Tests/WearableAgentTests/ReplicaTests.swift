@@ -1,0 +1,93 @@
+import RelayStore
+import RelayWire
+import Testing
+
+@testable import WearableAgent
+
+@Suite("Replica")
+struct ReplicaTests {
+    static func upsert(_ key: UInt64, revision: UInt64, title: String = "Hello", mayAlert: Bool = true) -> Relay_V1_Change {
+        var change = Relay_V1_Change()
+        change.upsert.key = key
+        change.upsert.revision = revision
+        change.upsert.appKey = 1
+        change.upsert.content.title = title
+        change.upsert.mayAlert = mayAlert
+        change.upsert.deliveredAt = 1_700_000_000
+        return change
+    }
+
+    static func remove(_ key: UInt64, revision: UInt64) -> Relay_V1_Change {
+        var change = Relay_V1_Change()
+        change.remove.key = key
+        change.remove.revision = revision
+        change.remove.reason = .dismissedOnPhone
+        return change
+    }
+
+    static func alerts(_ effects: [ReplicaEffect]) -> [Bool] {
+        effects.compactMap { if case .stored(_, let alert) = $0 { alert } else { nil } }
+    }
+
+    @Test("a new notification alerts once; its update in place is stored without alerting")
+    func updateInPlaceDoesNotAlert() {
+        var replica = Replica()
+        #expect(Self.alerts(replica.apply(Self.upsert(1, revision: 1))) == [true])
+        let update = replica.apply(Self.upsert(1, revision: 2, title: "Edited"))
+        #expect(Self.alerts(update) == [false])
+        #expect(update.contains { if case .report(.alerted(let a)) = $0 { a.reason == "update in place" } else { false } })
+        #expect(replica.contents.notifications[1]?.content.title == "Edited")
+    }
+
+    @Test("applying the same upsert twice, or an older one, changes nothing")
+    func staleUpsertsAreIgnored() {
+        var replica = Replica()
+        _ = replica.apply(Self.upsert(1, revision: 2, title: "New"))
+        #expect(replica.apply(Self.upsert(1, revision: 2, title: "New")).isEmpty)
+        #expect(replica.apply(Self.upsert(1, revision: 1, title: "Old")).isEmpty)
+        #expect(replica.contents.notifications[1]?.content.title == "New")
+    }
+
+    @Test("a removal leaves a tombstone that a late upsert cannot get past")
+    func tombstonesHold() {
+        var replica = Replica()
+        _ = replica.apply(Self.upsert(1, revision: 1))
+        #expect(replica.apply(Self.remove(1, revision: 2)) == [.removed(key: 1, revision: 2)])
+        #expect(replica.apply(Self.upsert(1, revision: 2)).isEmpty)
+        #expect(replica.contents.notifications[1] == nil)
+        #expect(replica.apply(Self.remove(1, revision: 2)).isEmpty)
+    }
+
+    @Test("silent sync and the passive level store without alerting, and say why")
+    func silentAndPassive() {
+        var replica = Replica()
+        var passive = Self.upsert(1, revision: 1)
+        passive.upsert.content.interruptionLevel = .passive
+        #expect(Self.alerts(replica.apply(passive)) == [false])
+        var settings = Relay_V1_Change()
+        settings.settings.silent = true
+        _ = replica.apply(settings)
+        let effects = replica.apply(Self.upsert(2, revision: 1))
+        #expect(Self.alerts(effects) == [false])
+        #expect(effects.contains { if case .report(.alerted(let a)) = $0 { a.reason == "silent sync is on" } else { false } })
+    }
+
+    @Test("a snapshot replaces the whole state, never alerts, and accepts any revision")
+    func snapshotIsTheWholeState() {
+        var replica = Replica()
+        _ = replica.apply(Self.upsert(1, revision: 5))
+        _ = replica.apply(Self.upsert(2, revision: 1))
+        _ = replica.apply(Self.remove(3, revision: 9))
+        var begin = Relay_V1_Change()
+        begin.snapshotBegin.epoch = 7
+        _ = replica.apply(begin)
+        #expect(Self.alerts(replica.apply(Self.upsert(1, revision: 1, title: "Reset phone"))) == [false])
+        #expect(Self.alerts(replica.apply(Self.upsert(3, revision: 1))) == [false])
+        var end = Relay_V1_Change()
+        end.snapshotEnd.epoch = 7
+        let effects = replica.apply(end)
+        #expect(effects == [.removed(key: 2, revision: 1)])
+        #expect(replica.contents.notifications.keys.sorted() == [1, 3])
+        #expect(replica.contents.notifications[1]?.content.title == "Reset phone")
+    }
+}
