@@ -9,8 +9,9 @@ public enum ControlClient {
     /// - Parameters:
     ///   - agent: the agent's name for messages (`relay-wearable`).
     ///   - start: how to start that agent, for the "not running" message.
+    ///   - timeoutSeconds: how long to wait for the answer (pairing waits for a person).
     public static func send(
-        _ request: ControlRequest, to path: String, agent: String, start: String
+        _ request: ControlRequest, to path: String, agent: String, start: String, timeoutSeconds: Int = 10
     ) throws(ControlError) -> ControlResponse {
         let descriptor: Int32
         do { descriptor = try UnixSocketAddress.makeSocket() } catch { throw .system(error) }
@@ -23,7 +24,7 @@ public enum ControlClient {
         let line: Data?
         do {
             // A screenshot of a large framebuffer takes a while; a hung agent still must not hang relayctl.
-            try UnixSocketAddress.setTimeouts(descriptor, seconds: 10)
+            try UnixSocketAddress.setTimeouts(descriptor, seconds: timeoutSeconds)
             try writeRequest(descriptor, try encode(request))
             line = try LineSocket.readLine(descriptor)
         } catch let error as SystemError {

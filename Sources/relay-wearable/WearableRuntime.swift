@@ -185,7 +185,8 @@ final class WearableRuntime {
         case "status": status()
         case "press": press(request.key)
         case "screenshot": screenshot(request.path)
-        default: .failure("unknown command '\(request.command)'; relay-wearable knows: status, press, screenshot")
+        case "unpair": unpair()
+        default: .failure("unknown command '\(request.command)'; relay-wearable knows: status, press, screenshot, unpair")
         }
     }
 
@@ -194,7 +195,7 @@ final class WearableRuntime {
         var values: [String: ControlValue] = [
             "role": .string("wearable"),
             "transport": .string("loopback"),
-            "link": .string(machine.state.link == .connected ? "connected" : "out of range"),
+            "link": .string(linkStatus.state),
             "screen": .string(Self.name(of: machine.state.screen)),
             "framebuffer": .string(framebuffer.path),
             "width": .int(framebuffer.geometry.width),
@@ -204,7 +205,26 @@ final class WearableRuntime {
             "notifications": .int(machine.state.notifications.count),
         ]
         if let rss = ProcessMemory.residentBytes() { values["rssBytes"] = .int(rss) }
+        values["alerts"] = .int(alerts)
+        values["queued"] = .int(linkStatus.queued)
+        values["fingerprint"] = .string(linkStatus.ownFingerprint)
+        values["linkSocket"] = .string(linkEndpoint)
+        if let peer = linkStatus.peerName { values["peer"] = .string(peer) }
+        if let partner = linkStatus.partnerFingerprint { values["partnerFingerprint"] = .string(partner) }
+        if let since = linkStatus.connectedSince { values["connectedSeconds"] = .int(Int(Date().timeIntervalSince(since))) }
+        if let error = linkStatus.lastError { values["lastError"] = .string(error) }
         return .success(values)
+    }
+
+    private var linkStatus: WearableLinkStatus { link.status }
+
+    private func unpair() -> ControlResponse {
+        do {
+            try link.unpair()
+        } catch {
+            return .failure("could not forget the phone: \(error)")
+        }
+        return .success(["link": .string("unpaired")])
     }
 
     private func press(_ name: String?) -> ControlResponse {

@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import PhoneAgent
+import RelayStore
+import RelayWire
+import Testing
+import WearableAgent
+import WearableUI
+
+@Suite("Only the partner gets in; state survives a restart")
+struct PartnerOnlyTests {
+    @Test("after pairing, another phone is refused and the partner's session goes on")
+    func strangersAreRefused() async throws {
+        let harness = try AgentLinkHarness()
+        defer { harness.stop() }
+        await harness.start()
+        _ = try await harness.pair()
+        #expect(await harness.waitUntilConnected())
+
+        var logger = Logger(label: "stranger")
+        logger.logLevel = .critical
+        let stranger = try PhoneLink(
+            directory: StateDirectory(path: harness.folder + "/stranger"),
+            configuration: PhoneLink.Configuration(endpoint: .unix(path: harness.folder + "/link.sock"), deviceName: "Stranger"),
+            logger: logger)
+        do {
+            _ = try await stranger.beginPairing(timeout: .seconds(10))
+            Issue.record("a paired wearable offered a pairing code to a stranger")
+        } catch {
+            #expect("\(error)".contains("paired with another phone"))
+        }
+        // The partner's session is untouched: a notification still arrives.
+        try harness.owner.post(7, title: "Still here")
+        #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "Still here" } else { false } } })
+    }
+
+    @Test("the wearable's replica and pairing survive a restart of its agent")
+    func replicaSurvivesRestart() async throws {
+        let harness = try AgentLinkHarness()
+        defer { harness.stop() }
+        await harness.start()
+        _ = try await harness.pair()
+        #expect(await harness.waitUntilConnected())
+        for id in 1...3 { try harness.owner.post(UInt32(id), title: "Kept \(id)") }
+        #expect(await harness.screen.wait { $0.filter { if case .upsert = $0 { true } else { false } }.count == 3 })
+
+        var capabilities = Relay_V1_Capabilities()
+        capabilities.screenWidth = 240
+        let reopened = try WearableLink(
+            directory: StateDirectory(path: harness.folder + "/wearable"),
+            configuration: WearableLink.Configuration(deviceName: "Reopened", capabilities: capabilities),
+            logger: Logger(label: "reopened"), present: { _ in })
+        let titles = reopened.initialEvents.compactMap { if case .upsert(let n, let alert) = $0 { alert ? nil : n.content.title } else { nil } }
+        #expect(titles.sorted() == ["Kept 1", "Kept 2", "Kept 3"])
+        #expect(reopened.status.partnerFingerprint == harness.wearable.status.partnerFingerprint)
+        #expect(reopened.status.partnerFingerprint != nil)
+    }
+
+    @Test("state files are private: databases and keys are mode 0600")
+    func filesArePrivate() async throws {
+        let harness = try AgentLinkHarness()
+        defer { harness.stop() }
+        await harness.start()
+        _ = try await harness.pair()
+        try harness.owner.post(1, title: "Private")
+        for file in ["phone/phone.sqlite", "phone/identity.key", "phone/partner.key", "wearable/wearable.sqlite", "wearable/partner.key"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: harness.folder + "/" + file)
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+            #expect(mode == 0o600, "\(file) has mode \(String(mode, radix: 8))")
+        }
+    }
+}
