@@ -103,6 +103,9 @@ let package = Package(
         .target(name: "RelayInput", dependencies: ["CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
         .target(name: "RelayHaptics", dependencies: ["RelayCore", "RelaySystem"], swiftSettings: strictSwift),
 
+        // MARK: Adapters: configuration files (TOML) and their schemas (Docs/CONFIGURATION.md).
+        .target(name: "RelayConfig", swiftSettings: strictSwift),
+
         // MARK: Adapters: the agents' control sockets (Docs/CONTROL.md).
         .target(name: "RelayControl", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
 
@@ -159,7 +162,7 @@ let package = Package(
         .executableTarget(
             name: "relayctl",
             dependencies: [
-                "RelayCore", "RelayExamples", "RelayControl",
+                "RelayCore", "RelayExamples", "RelayControl", "RelayDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift),
@@ -168,7 +171,7 @@ let package = Package(
             name: "relay-bench",
             dependencies: [
                 "RelayCore", "RelayExamples", "RelayWire", "RelayLink", "RelayTransport", "WearableUI",
-                "RelayTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RelayTestSupport", "RelayDBus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift),
 
@@ -184,6 +187,9 @@ let package = Package(
             name: "FuzzEnvelope", dependencies: ["RelayFuzzing", "RelayWire", "RelayCore"], path: "Fuzz/FuzzEnvelope",
             swiftSettings: strictSwift),
         .executableTarget(
+            name: "FuzzConfig", dependencies: ["RelayFuzzing", "RelayConfig"], path: "Fuzz/FuzzConfig",
+            swiftSettings: strictSwift),
+        .executableTarget(
             name: "FuzzPushPayload", dependencies: ["RelayFuzzing", "RelayCore"], path: "Fuzz/FuzzPushPayload",
             swiftSettings: strictSwift),
 
@@ -196,7 +202,7 @@ let package = Package(
             name: "RelayCtlTests",
             dependencies: [
                 "relayctl", "relay-phone", "relay-wearable",
-                "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload",
+                "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig",
                 "RelayTestSupport", "RelayDisplay", "RelayDBus",
             ],
             swiftSettings: strictSwift),
@@ -208,6 +214,7 @@ let package = Package(
             name: "RelayLinkRuntimeTests",
             dependencies: ["RelayLinkRuntime", "RelayTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift),
+        .testTarget(name: "RelayConfigTests", dependencies: ["RelayConfig"], swiftSettings: strictSwift),
         .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore"], swiftSettings: strictSwift),
         .testTarget(
             name: "WearableAgentTests", dependencies: ["WearableAgent", "RelayTestSupport"], swiftSettings: strictSwift),

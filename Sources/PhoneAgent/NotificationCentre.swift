@@ -3,15 +3,27 @@ public import RelayFreedesktop
 /// The phone's delivered notifications and the freedesktop rules for them (spec 1.2), as a value:
 /// operations take the time where it matters and return the signals to emit, in order. The
 /// D-Bus server (relay-phone) carries them out; nothing here does I/O or reads a clock.
+///
+/// Notifications posted through Relay's own API (NotificationCentre+Rich.swift) share the ids and
+/// the user's actions; acting on one returns a ``NotificationSignal/response(_:)`` instead of the
+/// freedesktop signals, and freedesktop calls (`replaces_id`, `CloseNotification`) do not touch it.
 public struct NotificationCentre: Sendable {
     /// The notifications delivered and not yet closed, by id.
-    public private(set) var delivered: [UInt32: DeliveredNotification] = [:]
+    public internal(set) var delivered: [UInt32: DeliveredNotification] = [:]
+    /// The apps of Relay's own API: their categories and their scheduled requests.
+    public internal(set) var apps = AppRequests()
     /// The last id handed out; ids count up from 1 and are never reused while the process lives
     /// (after 4,294,967,295 notifications they wrap, skipping 0 and ids still delivered).
     private var lastID: UInt32 = 0
 
     /// An empty centre.
     public init() {}
+
+    /// A centre holding notifications restored from storage; new ids continue after theirs.
+    public init(restoring notifications: [DeliveredNotification]) {
+        for notification in notifications { delivered[notification.id] = notification }
+        lastID = notifications.map(\.id).max() ?? 0
+    }
 
     /// What `Notify` did.
     public struct NotifyOutcome: Sendable, Hashable {
@@ -26,7 +38,7 @@ public struct NotificationCentre: Sendable {
     /// `Notify`: a new notification, or new content for the delivered one `call.replacesID`
     /// names. A `replaces_id` that is not delivered (any more) gets a new id, as the spec says.
     public mutating func notify(_ call: NotifyCall, sender: String?, now: ContinuousClock.Instant) -> NotifyOutcome {
-        let replaced = call.replacesID != 0 && delivered[call.replacesID] != nil
+        let replaced = call.replacesID != 0 && delivered[call.replacesID]?.origin == .freedesktop
         let id = replaced ? call.replacesID : nextID()
         let notification = DeliveredNotification(id: id, call: call, sender: sender, now: now)
         delivered[id] = notification
@@ -34,9 +46,10 @@ public struct NotificationCentre: Sendable {
     }
 
     /// Removes a notification for `reason`. `CloseNotification` of an id that is not delivered is
-    /// not an error (the spec asks for an empty reply), so this returns no signal then.
+    /// not an error (the spec asks for an empty reply), so this returns no signal then; neither does
+    /// it for a notification of Relay's own API, which only its app removes (`RemoveDelivered`).
     public mutating func close(_ id: UInt32, reason: CloseReason) -> [NotificationSignal] {
-        guard delivered.removeValue(forKey: id) != nil else { return [] }
+        guard delivered[id]?.origin == .freedesktop, delivered.removeValue(forKey: id) != nil else { return [] }
         return [.closed(id: id, reason: reason)]
     }
 
@@ -54,19 +67,26 @@ public struct NotificationCentre: Sendable {
         guard notification.actions.contains(where: { $0.key == key }) else {
             throw .unknownAction(id: id, key: key, available: notification.actions.map(\.key))
         }
+        if let source = notification.origin.rich { return try respond(to: notification, source, action: key) }
         return [.actionInvoked(id: id, key: key)] + closeUnlessResident(notification)
     }
 
     /// The user sent a text reply: `NotificationReplied`, then closed as dismissed unless `resident`.
-    public mutating func reply(_ id: UInt32, text: String) throws(CentreError) -> [NotificationSignal] {
+    /// `action` chooses among a rich notification's text-input actions (the first when `nil`);
+    /// freedesktop's `NotificationReplied` names none, so it is ignored there.
+    public mutating func reply(_ id: UInt32, text: String, action: String? = nil) throws(CentreError) -> [NotificationSignal] {
         let notification = try lookUp(id)
         guard notification.acceptsReply else { throw .repliesNotAccepted(id) }
+        if let source = notification.origin.rich {
+            return try respond(to: notification, source, replying: text, action: action)
+        }
         return [.replied(id: id, text: text)] + closeUnlessResident(notification)
     }
 
     /// The user dismissed it.
     public mutating func dismiss(_ id: UInt32) throws(CentreError) -> [NotificationSignal] {
-        _ = try lookUp(id)
+        let notification = try lookUp(id)
+        if let source = notification.origin.rich { return dismiss(notification, source) }
         return close(id, reason: .dismissedByUser)
     }
 
@@ -84,10 +104,27 @@ public struct NotificationCentre: Sendable {
         notification.resident ? [] : close(notification.id, reason: .dismissedByUser)
     }
 
-    private mutating func nextID() -> UInt32 {
+    mutating func nextID() -> UInt32 {
         repeat {
             lastID = lastID == .max ? 1 : lastID + 1
         } while delivered[lastID] != nil
         return lastID
+    }
+}
+
+extension NotificationCentre {
+    /// A notification with an id another server gave it: relay-phone in monitor mode learns the id
+    /// from that server's reply to `Notify` and keeps the notification under it. A delivered
+    /// notification with that id is replaced (the server kept the id for a `replaces_id`). Ids the
+    /// centre hands out itself are not affected; the monitor never calls ``notify(_:sender:now:)``.
+    /// - Returns: `nil` when a notification of Relay's own API holds the id (that API's ids come from
+    ///   the centre, the other server's do not, so they can meet); it is kept, and the call is not.
+    public mutating func record(
+        _ call: NotifyCall, id: UInt32, sender: String?, now: ContinuousClock.Instant
+    ) -> NotifyOutcome? {
+        if let holder = delivered[id], holder.origin != .freedesktop { return nil }
+        let notification = DeliveredNotification(id: id, call: call, sender: sender, now: now)
+        let replaced = delivered.updateValue(notification, forKey: id) != nil
+        return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt)
     }
 }

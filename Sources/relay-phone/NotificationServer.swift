@@ -1,6 +1,7 @@
 import PhoneAgent
 import RelayDBus
 import RelayFreedesktop
+import Foundation
 import Synchronization
 
 /// `org.freedesktop.Notifications` (spec 1.2) on the bus: the D-Bus side of the phone's centre.
@@ -12,19 +13,33 @@ final class NotificationServer: Sendable {
     static let busName = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
 
-    private struct State {
-        var centre = NotificationCentre()
+    struct State {
+        var centre: NotificationCentre
         /// One timer per expiring notification, cancelled when it closes or is replaced.
         var timers: [UInt32: Task<Void, Never>] = [:]
+        /// When each notification was first delivered (wall clock), for the wearable.
+        var deliveredDates: [UInt32: Date] = [:]
     }
 
     private let connection: DBusConnection
-    private let state = Mutex(State())
-    private let log: @Sendable (String) -> Void
+    let state: Mutex<State>
+    let log: @Sendable (String) -> Void
+    /// Carries the centre's changes to the wearable; `nil` runs the server alone (tests, monitor-only tools).
+    let mirror: MirrorCoordinator?
+    /// The phone's lock state, read at each change for the mirror policy.
+    let isLocked: @Sendable () -> Bool
 
-    init(connection: DBusConnection, log: @escaping @Sendable (String) -> Void) {
+    init(
+        connection: DBusConnection, log: @escaping @Sendable (String) -> Void, mirror: MirrorCoordinator? = nil,
+        restored: [CentreRecord] = [], isLocked: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.connection = connection
         self.log = log
+        self.mirror = mirror
+        self.isLocked = isLocked
+        var state = State(centre: NotificationCentre(restoring: restored.map(\.notification)))
+        for record in restored { state.deliveredDates[record.id] = record.deliveredAt }
+        self.state = Mutex(state)
     }
 
     /// The delivered notifications, oldest first.
@@ -35,9 +50,20 @@ final class NotificationServer: Sendable {
     func act<Failure: Error>(
         _ body: (inout NotificationCentre) throws(Failure) -> [NotificationSignal]
     ) throws(Failure) {
+        try withCentre { (centre) throws(Failure) in (try body(&centre), ()) }
+    }
+
+    /// Runs `body` on the centre under the one lock, emits the signals it returns and returns its result:
+    /// the way in for both interfaces (and Relay's own API, RichNotificationService.swift).
+    func withCentre<Result, Failure: Error>(
+        _ body: (inout NotificationCentre) throws(Failure) -> (signals: [NotificationSignal], result: Result)
+    ) throws(Failure) -> Result {
         try state.withLock { (state) throws(Failure) in
-            let signals = try body(&state.centre)
+            let before = state.centre.delivered
+            let (signals, result) = try body(&state.centre)
+            mirrorChanges(since: before, &state, signals: signals, by: .phone)
             emit(signals, &state)
+            return result
         }
     }
 
@@ -92,7 +118,9 @@ final class NotificationServer: Sendable {
         let sender = message.sender ?? "?"
         for note in call.notes { log("relay-phone: Notify from \(sender) (\(call.appName)): \(note)") }
         return state.withLock { state in
+            let before = state.centre.delivered
             let outcome = state.centre.notify(call, sender: message.sender, now: .now)
+            mirrorChanges(since: before, &state, signals: [], by: .phone)
             state.timers.removeValue(forKey: outcome.id)?.cancel()
             if let deadline = outcome.expiresAt { state.timers[outcome.id] = expiryTimer(until: deadline) }
             return outcome.id
@@ -111,19 +139,25 @@ final class NotificationServer: Sendable {
     // MARK: Signals
 
     /// Emits signals with the lock held; a closed notification's timer goes with it.
-    private func emit(_ signals: [NotificationSignal], _ state: inout State) {
+    func emit(_ signals: [NotificationSignal], _ state: inout State) {
         for signal in signals {
             let (name, arguments): (String, [DBusValue]) =
                 switch signal {
                 case .actionInvoked(let id, let key): ("ActionInvoked", [.uint32(id), .string(key)])
                 case .replied(let id, let text): ("NotificationReplied", [.uint32(id), .string(text)])
                 case .closed(let id, let reason): ("NotificationClosed", [.uint32(id), .uint32(reason.rawValue)])
+                case .response: ("Response", [])
                 }
             if case .closed(let id, _) = signal { state.timers.removeValue(forKey: id)?.cancel() }
             do {
-                // Broadcast, as the reference servers do: clients match on the interface, not on
-                // being the destination. The sender is kept in the centre for unicast later.
-                try connection.emitSignal(path: Self.path, interface: Self.busName, name: name, arguments: arguments)
+                if case .response(let response) = signal {
+                    // Relay's own API answers the app that posted, and nobody else.
+                    try RichNotificationService.emit(response, on: connection)
+                } else {
+                    // Broadcast, as the reference servers do: clients match on the interface, not on
+                    // being the destination. The sender is kept in the centre for unicast later.
+                    try connection.emitSignal(path: Self.path, interface: Self.busName, name: name, arguments: arguments)
+                }
             } catch {
                 log("relay-phone: could not emit \(name): \(error)")
             }

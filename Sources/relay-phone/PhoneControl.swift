@@ -8,27 +8,36 @@ struct PhoneControl: Sendable {
     let lock: PhoneLock
     let busName: String
     let started: ContinuousClock.Instant
+    /// Set in monitor mode, where invoke, reply and dismiss go to (or are refused for) another server.
+    var monitor: NotificationMonitor? = nil
+    /// The link to the wearable: pairing and its status.
+    let link: PhoneLink
 
     func handle(_ request: ControlRequest) -> ControlResponse {
-        switch request.command {
+        if let monitor, let response = monitor.handle(request) { return response }
+        return switch request.command {
         case "status": status()
         case "delivered": .success(["notifications": .list(server.delivered.map(Self.entry))])
         case "invoke": act(request, needs: request.action, "invoke needs \"id\" and \"action\"") { id, action in
             { (centre: inout NotificationCentre) throws(CentreError) in try centre.invoke(id, action: action) }
         }
         case "reply": act(request, needs: request.text, "reply needs \"id\" and \"text\"") { id, text in
-            { (centre: inout NotificationCentre) throws(CentreError) in try centre.reply(id, text: text) }
+            // `action` picks among a rich notification's text-input actions (Docs/RICH-API.md).
+            { (centre: inout NotificationCentre) throws(CentreError) in try centre.reply(id, text: text, action: request.action) }
         }
         case "dismiss": act(request, needs: "", "dismiss needs \"id\"") { id, _ in
             { (centre: inout NotificationCentre) throws(CentreError) in try centre.dismiss(id) }
         }
         // The manual override (Docs/PHONE.md): it wins over logind and the screensavers until cleared.
+        case "pair": pair()
+        case "pair-confirm": confirmPairing(request.action)
+        case "unpair": unpair()
         case "lock": overriding(true)
         case "unlock": overriding(false)
         case "lock-auto": overriding(nil)
         default:
             .failure(
-                "unknown command '\(request.command)'; relay-phone knows: status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto")
+                "unknown command '\(request.command)'; relay-phone knows: status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair")
         }
     }
 
@@ -46,7 +55,7 @@ struct PhoneControl: Sendable {
             "link": .string("out of range"),
             "notifications": .int(server.delivered.count),
             "uptimeSeconds": .int(Int((ContinuousClock.now - started).components.seconds)),
-        ]) { $1 })
+        ]) { $1 }.merging(monitor?.statusValues ?? ["mode": .string("server")]) { $1 }.merging(linkValues) { $1 })
     }
 
     /// Runs one of the user's actions on notification `request.id`; `argument` is what it needs besides.
@@ -65,7 +74,10 @@ struct PhoneControl: Sendable {
 
     /// One notification in the `delivered` list.
     private static func entry(_ notification: DeliveredNotification) -> ControlValue {
-        .object([
+        // Relay's own API adds the request's identifier; `app` is then the app id.
+        let rich: [String: ControlValue] = notification.origin.rich.map { ["api": .string("rich"), "identifier": .string($0.identifier)] }
+            ?? ["api": .string("freedesktop")]
+        return .object(rich.merging([
             "id": .int(Int(notification.id)),
             "app": .string(notification.appName),
             "summary": .string(notification.content.title),
@@ -73,6 +85,6 @@ struct PhoneControl: Sendable {
             "sender": .string(notification.sender ?? ""),
             "actions": .list(notification.actions.map { .object(["key": .string($0.key), "label": .string($0.label)]) }),
             "reply": .int(notification.acceptsReply ? 1 : 0),
-        ])
+        ]) { $1 })
     }
 }

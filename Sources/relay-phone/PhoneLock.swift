@@ -34,6 +34,9 @@ final class PhoneLock: Sendable {
         }
     }
 
+    /// Whether the phone counts as locked now.
+    var isLocked: Bool { state.withLock { $0.locked } }
+
     /// `locked` (1 or 0) and `lockSource` (`logind`, `manual`, a screensaver's bus name, or `none`),
     /// as `status` and the lock commands answer.
     var values: [String: ControlValue] {

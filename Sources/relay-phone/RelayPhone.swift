@@ -5,6 +5,7 @@ import RelayControl
 import RelayCore
 import RelayDBus
 import RelayLockWatch
+import PhoneAgent
 
 /// `relay-phone`: the phone-side agent.
 @main
@@ -18,11 +19,12 @@ struct RelayPhone: AsyncParsableCommand {
             them in its notification centre and mirrors them over Bluetooth RFCOMM, or a local \
             socket in loopback mode, to relay-wearable while the phone is locked.
 
-            This build runs the server side only, with --transport loopback: it owns \
-            org.freedesktop.Notifications on the bus, keeps what it is sent, and lets \
+            This build runs with --transport loopback: it owns org.freedesktop.Notifications \
+            on the bus, or monitors the server that owns it, keeps what it is sent, and lets \
             `relayctl delivered`, `invoke`, `reply` and `dismiss` act on it as the wearable \
             will (Docs/PHONE.md). It prints "ready: …" on standard output once it serves both \
-            the bus and its control socket, and stops on SIGINT or SIGTERM, removing its socket.
+            the bus and its control socket, ending with its mode (server or monitor), and stops \
+            on SIGINT or SIGTERM, removing its socket.
             """,
         version: "relay-phone \(RelayVersion.string)")
 
@@ -40,54 +42,70 @@ struct RelayPhone: AsyncParsableCommand {
                 environment: ProcessInfo.processInfo.environment, currentDirectory: FileManager.default.currentDirectoryPath))
         defer { listener.close() }
 
+        // The state (keys, database) and the link to the wearable, before the bus: a damaged or
+        // open state directory stops the agent with its reason before it serves anything.
+        let environment = ProcessInfo.processInfo.environment
+        let lock = PhoneLock(log: log)
+        let link = try PhoneLink(
+            directory: phone.resolvedStateDirectory(environment: environment),
+            configuration: PhoneLink.Configuration(
+                endpoint: .unix(path: phone.resolvedPeer(environment: environment)),
+                deviceName: phone.deviceName ?? ProcessInfo.processInfo.hostName),
+            logger: AgentLog.logger(label: "relay-phone"))
+        let mirror = try MirrorCoordinator(
+            link: link, settings: MirrorSettings(whenUnlocked: phone.whenUnlocked), logger: AgentLog.logger(label: "relay-phone"))
+        let restored = try mirror.storedNotifications().compactMap { stored -> CentreRecord? in
+            do { return try CentreRecord.decode(stored.record) } catch {
+                log("relay-phone: a stored notification (\(stored.centreID)) could not be read and is dropped: \(error)")
+                return nil
+            }
+        }
+
         let connection = try await DBusConnection.connect(to: phone.resolvedBus)
-        let server = NotificationServer(connection: connection, log: log)
+        let server = NotificationServer(
+            connection: connection, log: log, mirror: mirror, restored: restored, isLocked: { lock.isLocked })
+        link.attach(server)
+        let linking = Task { await link.run() }
+        defer { linking.cancel() }
+        let rich = RichNotificationService(server: server, log: log)
+        let monitor: NotificationMonitor?
         do {
             // Exported before the name is ours, so the first call after acquiring it finds the object.
             try connection.export([server.interface], at: NotificationServer.path)
-            try await Self.acquireName(on: connection)
+            monitor = try await PhoneMode.start(on: connection, bus: phone.resolvedBus, server: server, signals: signals, log: log)
+            // Relay's own API (Docs/RICH-API.md), in either mode.
+            try await rich.start(on: connection)
         } catch {
             await connection.close()
             throw error
         }
 
         // Lock sources: logind on the system bus, screensavers on the bus served (the session bus).
-        let lock = PhoneLock(log: log)
         let systemBus = await PhoneLock.connectSystemBus(phone.resolvedSystemBus, named: phone.systemBus, log: log)
         let lockWatcher = LockWatcher(system: systemBus, session: connection) { log("relay-phone: " + $0) }
         let following = lock.follow(lockWatcher)
 
-        let ready = "ready: \(NotificationServer.busName) on \(phone.bus) as \(connection.uniqueName), control socket \(listener.path)\n"
+        let ready = "ready: \(NotificationServer.busName) on \(phone.bus) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
         // A lost bus stops the agent as a signal would, through the same clean path.
         let watcher = Task {
             _ = try? await connection.waitUntilDisconnected()
             signals.requestStop()
         }
-        let control = PhoneControl(server: server, lock: lock, busName: connection.uniqueName, started: .now)
+        let control = PhoneControl(
+            server: server, lock: lock, busName: connection.uniqueName, started: .now, monitor: monitor, link: link)
         await ControlThread.run(listener: listener, signals: signals, log: log, handle: control.handle)
         watcher.cancel()
+        await monitor?.stop()
         server.stop()
+        rich.stop()
         lockWatcher.stop()
         following.cancel()
         await systemBus?.close()
-        let lost = !connection.isConnected
+        let lost = !connection.isConnected || monitor?.lost == true
         await connection.close()
         if lost { throw PhoneError("the bus went away; relay-phone stopped") }
         log("relay-phone: stopping on signal")
-    }
-
-    /// Takes the name without queueing: a second server waiting in line would never see a notification.
-    private static func acquireName(on connection: DBusConnection) async throws {
-        switch try await connection.requestName(NotificationServer.busName, flags: .doNotQueue) {
-        case .primaryOwner, .alreadyOwner:
-            return
-        case .inQueue, .exists:
-            let owner = (try? await connection.nameOwner(of: NotificationServer.busName)) ?? nil
-            throw PhoneError(
-                "another notification server owns \(NotificationServer.busName) (\(owner ?? "owner unknown")); "
-                    + "monitor mode is not built yet, so stop that server (or use another bus with --bus) and start relay-phone again")
-        }
     }
 }
 

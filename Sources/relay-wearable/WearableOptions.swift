@@ -25,7 +25,7 @@ struct WearableOptions: ParsableArguments {
     @Option(name: .customLong("input"), help: "An evdev device to read keys from (/dev/input/event0); repeatable.")
     var inputs: [String] = []
 
-    @Option(help: "Where the phone connects in loopback mode (a Unix socket); default: wearable-link.sock beside the control socket's default.")
+    @Option(help: "Where the phone connects in loopback mode (a Unix socket); default: wearable-link.sock beside the control socket.")
     var listen: String?
 
     @Option(name: .customLong("state-dir"), help: "Keys and database; default: $STATE_DIRECTORY, else $XDG_STATE_HOME/relay/wearable (~/.local/state/relay/wearable).")
@@ -57,14 +57,16 @@ struct WearableOptions: ParsableArguments {
             }
             zone = named
         }
+        let control = absolute(controlSocket ?? ControlSocketPath.defaultPath(role: "wearable", environment: environment, uid: getuid()))
         return WearableConfiguration(
-            controlSocket: absolute(controlSocket ?? ControlSocketPath.defaultPath(role: "wearable", environment: environment, uid: getuid())),
+            controlSocket: control,
             framebuffer: absolute(framebuffer ?? directory + "/wearable.fb"),
             runtimeDirectory: directory,
             geometry: FramebufferGeometry(width: width, height: height, format: PixelFormat(rawValue: format) ?? .rgb565),
             inputs: inputs.map(absolute),
             timeZone: zone,
-            linkSocket: absolute(listen ?? directory + "/wearable-link.sock"),
+            // Beside the control socket by default: one folder per wearable, already private.
+            linkSocket: absolute(listen ?? (control as NSString).deletingLastPathComponent + "/wearable-link.sock"),
             stateDirectory: stateDirectory.map { StateDirectory(path: absolute($0)) }
                 ?? StateDirectory.resolve(role: "wearable", environment: environment),
             deviceName: deviceName ?? ProcessInfo.processInfo.hostName)

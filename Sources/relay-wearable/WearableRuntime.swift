@@ -79,7 +79,10 @@ final class WearableRuntime {
         for event in link.initialEvents { _ = machine.handle(event) }
         display.show(machine.screenModel)
         try startLink()
-        defer { serving?.cancel() }
+        defer {
+            serving?.cancel()
+            unlink(linkEndpoint)
+        }
         // Written unbuffered: whoever started the agent waits for this line before sending requests.
         let ready =
             "ready: control socket \(listener.path), link socket \(linkEndpoint), framebuffer \(framebuffer.path) (\(framebuffer.geometry))\n"

@@ -9,13 +9,15 @@ struct RelayCtl: AsyncParsableCommand {
         abstract: "Control Relay, the phone-to-wearable notification bridge.",
         discussion: """
             relayctl talks to relay-phone and relay-wearable through their control sockets, \
-            and works offline on notification files: it validates requests, categories and push \
-            payloads and prints when scheduled requests will fire.
+            speaks relay-phone's own D-Bus API as an app would (notify, schedule, pending, remove, \
+            categories), and works offline on notification files: it validates requests, \
+            categories and push payloads and prints when scheduled requests will fire.
             """,
         version: "relayctl \(RelayVersion.string)",
         subcommands: [
             CheckCommand.self, ExamplesCommand.self, StatusCommand.self, PressCommand.self, ScreenshotCommand.self,
             DeliveredCommand.self, InvokeCommand.self, ReplyCommand.self, DismissCommand.self, LockCommand.self,
-            UnlockCommand.self,
+            UnlockCommand.self, NotifyCommand.self, ScheduleCommand.self, PendingCommand.self, RemoveCommand.self,
+            CategoriesCommand.self, PairCommand.self, UnpairCommand.self,
         ])
 }

@@ -15,7 +15,7 @@ import Testing
         let socket = directory + "/wearable.sock"
         let agent = try ChildProcess(RelayCtlTests.binary("relay-wearable").path, [
             "--transport", "loopback", "--control-socket", socket, "--framebuffer", directory + "/wearable.fb",
-            "--width", "200", "--height", "120", "--format", "xrgb8888", "--time-zone", "UTC",
+            "--state-dir", directory + "/state", "--width", "200", "--height", "120", "--format", "xrgb8888", "--time-zone", "UTC",
         ])
         // Readiness is an event: the agent prints "ready:" once its socket accepts requests.
         var lines = agent.lines.makeAsyncIterator()
@@ -41,13 +41,14 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
         #expect(object?["role"] as? String == "wearable")
         #expect(object?["screen"] as? String == "idle")
-        #expect(object?["link"] as? String == "out of range")
+        #expect(object?["link"] as? String == "unpaired")
         #expect(object?["width"] as? Int == 200)
         #expect((object?["rssBytes"] as? Int ?? 0) > 0)
 
         kill(agent.pid, SIGTERM)
         #expect(await agent.wait() == 0)
         #expect(!FileManager.default.fileExists(atPath: socket))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/wearable-link.sock"))
         let after = try await relayctl(["status", "--control-socket", socket])
         #expect(after.status == 1)
     }

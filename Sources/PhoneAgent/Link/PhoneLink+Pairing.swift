@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Logging
 import RelayLink
 import RelayLinkRuntime
@@ -91,8 +91,9 @@ extension PhoneLink {
     private func adopt(partner key: Data) throws {
         try keys.setPartner(key)
         try database.write { db in try PhoneSchema.forgetLink(db) }
-        try owner.withLock { $0 }?.startNewEpoch(newPartner: true)
+        // Paired first, so the new epoch's snapshot is logged for the new partner.
         state.withLock { $0.partnerKey = key }
+        try owner.withLock { $0 }?.startNewEpoch(newPartner: true)
         logger.notice("paired with the wearable \(PublicKeyText.fingerprint(key))")
     }
 

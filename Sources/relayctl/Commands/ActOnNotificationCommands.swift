@@ -25,7 +25,8 @@ struct InvokeCommand: ParsableCommand {
 struct ReplyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reply",
-        abstract: "Reply to a notification relay-phone delivered (the app gets NotificationReplied).")
+        abstract: "Reply to a notification relay-phone delivered (the app gets NotificationReplied, or Response).",
+        discussion: "For a notification of relay-phone's own API, --action picks the text-input action; default: its first.")
 
     @Argument(help: "The notification's id, from relayctl delivered.")
     var id: UInt32
@@ -33,10 +34,13 @@ struct ReplyCommand: ParsableCommand {
     @Argument(help: "The reply's text.")
     var text: String
 
+    @Option(help: "The text-input action to answer with (notifications of relay-phone's own API).")
+    var action: String?
+
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        _ = try control.send(ControlRequest(command: "reply", id: id, text: text), to: .phone)
+        _ = try control.send(ControlRequest(command: "reply", id: id, action: action, text: text), to: .phone)
     }
 }
 

@@ -30,6 +30,13 @@ struct ControlOptions: ParsableArguments {
             discussion: "ROLE is phone for delivered, invoke, reply, dismiss, lock, unlock and status --phone; wearable otherwise."))
     var controlSocket: String?
 
+    init() {}
+
+    /// Options naming a socket directly (commands that talk to both agents).
+    init(socket: String?) {
+        controlSocket = socket
+    }
+
     /// The socket path for `agent`, made absolute.
     func path(for agent: ControlAgent) -> String {
         let path = controlSocket
@@ -43,9 +50,10 @@ struct ControlOptions: ParsableArguments {
     }
 
     /// Sends a request to an agent; a failure response becomes an error (exit status 1).
-    func send(_ request: ControlRequest, to agent: ControlAgent = .wearable) throws -> ControlResponse {
+    func send(_ request: ControlRequest, to agent: ControlAgent = .wearable, timeoutSeconds: Int = 10) throws -> ControlResponse {
         let response = try ControlClient.send(
-            request, to: path(for: agent), agent: agent.executable, start: "\(agent.executable) --transport loopback")
+            request, to: path(for: agent), agent: agent.executable, start: "\(agent.executable) --transport loopback",
+            timeoutSeconds: timeoutSeconds)
         guard response.ok else { throw ControlCommandError(description: "\(agent.executable): " + (response.error ?? "the request failed")) }
         return response
     }

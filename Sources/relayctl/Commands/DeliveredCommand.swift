@@ -6,15 +6,28 @@ struct DeliveredCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delivered",
         abstract: "List the notifications relay-phone has delivered and not yet closed.",
-        discussion: "One per line: id, app, summary, and the actions as key=label; --json prints the phone's response.")
+        discussion: """
+            One per line: id, app, summary, and the actions as key=label; --json prints the phone's \
+            response. Notifications of relay-phone's own API (relayctl notify) are listed with their \
+            app id as app, and in JSON with "api":"rich" and their "identifier".
+            """)
 
     @Flag(help: "Print the agent's JSON response as it came.")
     var json = false
 
+    @Option(name: .customLong("app-id"), help: "List only this app's notifications (its app name, or its app id).")
+    var appID: String?
+
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        let response = try control.send(ControlRequest(command: "delivered"), to: .phone)
+        var response = try control.send(ControlRequest(command: "delivered"), to: .phone)
+        if let appID, case .list(let entries) = response.values["notifications"] {
+            response.values["notifications"] = .list(entries.filter {
+                if case .object(let entry) = $0 { return entry["app"] == .string(appID) }
+                return false
+            })
+        }
         if json {
             print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
             return

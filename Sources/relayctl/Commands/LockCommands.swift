@@ -11,10 +11,13 @@ struct LockCommand: ParsableCommand {
     @Flag(help: "Clear the manual override (as `relayctl unlock --auto` does).")
     var auto = false
 
+    @Flag(help: "Print the agent's JSON response as it came.")
+    var json = false
+
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        try LockOverride.send(auto ? "lock-auto" : "lock", control)
+        try LockOverride.send(auto ? "lock-auto" : "lock", control, json: json)
     }
 }
 
@@ -28,17 +31,24 @@ struct UnlockCommand: ParsableCommand {
     @Flag(help: "Clear the manual override (as `relayctl lock --auto` does).")
     var auto = false
 
+    @Flag(help: "Print the agent's JSON response as it came.")
+    var json = false
+
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        try LockOverride.send(auto ? "lock-auto" : "unlock", control)
+        try LockOverride.send(auto ? "lock-auto" : "unlock", control, json: json)
     }
 }
 
 /// What both commands share: the request, and one line with the resulting state.
 enum LockOverride {
-    static func send(_ command: String, _ control: ControlOptions) throws {
+    static func send(_ command: String, _ control: ControlOptions, json: Bool) throws {
         let response = try control.send(ControlRequest(command: command), to: .phone)
+        if json {
+            print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
+            return
+        }
         let locked = response.values["locked"]?.description == "1"
         let source = response.values["lockSource"]?.description ?? "none"
         print("\(locked ? "locked" : "unlocked") (\(source))")

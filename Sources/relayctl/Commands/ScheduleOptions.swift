@@ -35,7 +35,12 @@ struct ScheduleOptions: ParsableArguments {
 
     /// A fire date as local ISO 8601 time with its offset, so DST shifts are visible.
     func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: timeZone))
+        Self.format(date, in: timeZone)
+    }
+
+    /// A date as ISO 8601 time in `zone` with its offset (`relayctl pending` and `schedule` use this machine's zone).
+    static func format(_ date: Date, in zone: TimeZone) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: zone))
     }
 
     /// The next fire dates of a request, or why it has none.

@@ -1,0 +1,86 @@
+public import Foundation
+public import RelayCore
+import RelayFreedesktop
+
+/// A delivered notification as the phone's database keeps it, so that the centre (and the
+/// answers to its apps) survive a restart of relay-phone. JSON, so that a field added later
+/// is simply absent in older records.
+///
+/// The expiry is not kept: after a restart a notification waits to be dismissed, which is
+/// what `persistence` promises anyway.
+public struct CentreRecord: Codable, Sendable, Hashable {
+    /// The centre id.
+    public private(set) var id: UInt32
+    var appName: String
+    var content: NotificationContent
+    var actionKeys: [String]
+    var actionLabels: [String]
+    var sender: String?
+    var resident: Bool
+    var acceptsReply: Bool
+    var rich: RichRecord?
+    /// When it was delivered, for the wearable.
+    public var deliveredAt: Date
+
+    struct RichRecord: Codable, Sendable, Hashable {
+        var appID: String
+        var identifier: String
+        var trigger: NotificationTrigger?
+        var date: Date
+        var category: NotificationCategory?
+    }
+
+    /// The record of a notification.
+    public init(_ notification: DeliveredNotification, deliveredAt: Date) {
+        id = notification.id
+        appName = notification.appName
+        content = notification.content
+        actionKeys = notification.actions.map(\.key)
+        actionLabels = notification.actions.map(\.label)
+        sender = notification.sender
+        resident = notification.resident
+        acceptsReply = notification.acceptsReply
+        rich = notification.origin.rich.map {
+            RichRecord(appID: $0.appID, identifier: $0.identifier, trigger: $0.trigger, date: $0.date, category: $0.category)
+        }
+        self.deliveredAt = deliveredAt
+    }
+
+    /// The notification again.
+    public var notification: DeliveredNotification {
+        DeliveredNotification(restoring: self)
+    }
+
+    /// The record as stored.
+    public func encoded() -> Data {
+        // Every field is a plain value; encoding cannot fail.
+        (try? Self.encoder.encode(self)) ?? Data()
+    }
+
+    /// A stored record.
+    public static func decode(_ data: Data) throws -> CentreRecord {
+        try JSONDecoder().decode(CentreRecord.self, from: data)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+}
+
+extension DeliveredNotification {
+    init(restoring record: CentreRecord) {
+        id = record.id
+        appName = record.appName
+        content = record.content
+        actions = zip(record.actionKeys, record.actionLabels).map { NotifyCall.Action(key: $0, label: $1) }
+        sender = record.sender
+        resident = record.resident
+        acceptsReply = record.acceptsReply
+        expiresAt = nil
+        origin = record.rich.map {
+            .rich(RichSource(appID: $0.appID, identifier: $0.identifier, trigger: $0.trigger, date: $0.date, category: $0.category))
+        } ?? .freedesktop
+    }
+}

@@ -1,0 +1,81 @@
+public import RelayFreedesktop
+
+/// Calls to another notification server seen by a bus monitor, waiting for that server's answer,
+/// as a value: relay-phone in monitor mode learns a notification's id only from the reply to its
+/// `Notify`, so each call is kept until the reply that names it arrives.
+///
+/// A reply names its call by the call's serial, and serials are counted per connection, so a call
+/// is keyed by the caller's unique name and its serial; the reply's destination is that caller.
+/// Calls that are never answered (the caller's own timeout, a server that died, an error the bus
+/// itself sent) would stay forever, so at most ``capacity`` are kept and the oldest goes first.
+public struct MonitoredCalls: Sendable {
+    /// What was called: the method and the arguments the monitor needs once it is answered.
+    public enum Call: Sendable, Hashable {
+        /// `Notify`, decoded; the reply carries the id.
+        case notify(NotifyCall)
+        /// `CloseNotification(id)`; an empty reply means the server accepted it.
+        case close(id: UInt32)
+    }
+
+    /// A call and who made it.
+    public struct Pending: Sendable, Hashable {
+        /// The call.
+        public var call: Call
+        /// The caller's unique bus name.
+        public var caller: String
+        /// The call's serial on the caller's connection.
+        public var serial: UInt32
+    }
+
+    private struct Key: Hashable {
+        var caller: String
+        var serial: UInt32
+    }
+
+    /// The most calls kept waiting.
+    public let capacity: Int
+    private var waiting: [Key: (pending: Pending, order: UInt64)] = [:]
+    private var nextOrder: UInt64 = 0
+
+    /// An empty set that keeps at most `capacity` (at least 1) calls waiting.
+    public init(capacity: Int = 1024) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// How many calls are waiting for their answer.
+    public var count: Int { waiting.count }
+
+    /// Keeps a call until its answer. A serial still waiting from the same caller (its serials
+    /// wrapped around) is replaced: unique names are never reused, so nobody else can send it.
+    /// - Returns: The call dropped to stay within ``capacity``, if any, so the caller can log it.
+    @discardableResult
+    public mutating func called(_ call: Call, serial: UInt32, caller: String) -> Pending? {
+        let key = Key(caller: caller, serial: serial)
+        var dropped: Pending?
+        if waiting[key] == nil, waiting.count >= capacity,
+            let oldest = waiting.min(by: { $0.value.order < $1.value.order })
+        {
+            dropped = waiting.removeValue(forKey: oldest.key)?.pending
+        }
+        waiting[key] = (Pending(call: call, caller: caller, serial: serial), nextOrder)
+        nextOrder += 1
+        return dropped
+    }
+
+    /// The call a reply (a method return or an error) answers, which stops waiting; `nil` for a
+    /// reply to a call the monitor did not keep (another method, or one dropped or never seen).
+    /// - Parameters:
+    ///   - replySerial: The reply's `reply_serial`.
+    ///   - caller: The reply's destination: the unique name of the connection that called.
+    public mutating func answered(replySerial: UInt32, caller: String) -> Pending? {
+        waiting.removeValue(forKey: Key(caller: caller, serial: replySerial))?.pending
+    }
+
+    /// Forgets every waiting call, when the server they were sent to is gone.
+    /// - Returns: How many were forgotten.
+    @discardableResult
+    public mutating func removeAll() -> Int {
+        defer { waiting.removeAll() }
+        return waiting.count
+    }
+}

@@ -1,0 +1,120 @@
+/// The phone agent's settings (`relay-phone`, `phone.toml`). Empty strings in the file mean
+/// "the agent's default" and arrive here as `nil`.
+public struct PhoneConfiguration: AgentConfiguration, Hashable {
+    /// How to reach the wearable.
+    public var transport: TransportKind
+    /// The wearable's endpoint (`unix:PATH`, `tcp:HOST:PORT`, `rfcomm:ADDRESS/CHANNEL`), or `nil` for the default.
+    public var peer: String?
+    /// The bus to serve `org.freedesktop.Notifications` on: `session`, `system` or an address.
+    public var bus: String
+    /// The system bus for logind's lock state: `system` or an address.
+    public var systemBus: String
+    /// The control socket's path, or `nil` for the default.
+    public var controlSocket: String?
+    /// The state directory, or `nil` for the default.
+    public var stateDirectory: String?
+    /// The name shown when pairing, or `nil` for the host name.
+    public var deviceName: String?
+    /// The language tag for placeholders and plural rules, or `nil` for the environment's.
+    public var language: String?
+    /// Heartbeats and reconnection.
+    public var link: LinkSettings
+    /// What reaches the wearable, and how much of it.
+    public var mirror: MirrorSettings
+
+    /// The `[mirror]` section.
+    public struct MirrorSettings: Sendable, Hashable {
+        /// What the wearable gets while the phone is unlocked.
+        public var whenUnlocked: UnlockedMirroring
+        /// When a notification's text is shown rather than its placeholder.
+        public var showPreviews: PreviewVisibility
+        /// Notifications posted while the wearable was away and younger than this still alert on reconnect.
+        public var offlineAlertWindowSeconds: Int
+    }
+
+    /// The file's keys.
+    public enum Keys {
+        /// `transport`.
+        public static let transport: ConfigKey<TransportKind> = .choice(
+            "transport", default: .rfcomm, flag: "--transport",
+            "How to reach the wearable: \"rfcomm\" (Bluetooth) or \"loopback\" (both agents on one machine).")
+        /// `peer`.
+        public static let peer: ConfigKey<String> = .string(
+            "peer", .endpoint, flag: "--peer",
+            "Where the wearable listens. Empty: in loopback its default socket in the runtime directory, "
+                + "over rfcomm the paired wearable.")
+        /// `bus`.
+        public static let bus: ConfigKey<String> = .string(
+            "bus", .bus(names: ["session", "system"]), default: "session", flag: "--bus",
+            "The bus to serve org.freedesktop.Notifications on.")
+        /// `system_bus`.
+        public static let systemBus: ConfigKey<String> = .string(
+            "system_bus", .bus(names: ["system"]), default: "system", flag: "--system-bus",
+            "The system bus, where logind reports whether the session is locked.")
+        /// `control_socket`.
+        public static let controlSocket: ConfigKey<String> = .string(
+            "control_socket", .path, flag: "--control-socket",
+            "The control socket relayctl talks to. Empty: $XDG_RUNTIME_DIR/relay/phone.sock, else /tmp/relay-$UID/phone.sock.")
+        /// `state_directory`.
+        public static let stateDirectory: ConfigKey<String> = .string(
+            "state_directory", .path, flag: "--state-directory",
+            "Where keys and the database live. Empty: $STATE_DIRECTORY (systemd), else $XDG_STATE_HOME/relay/phone, "
+                + "else ~/.local/state/relay/phone.")
+        /// `device_name`.
+        public static let deviceName: ConfigKey<String> = .string(
+            "device_name", .text(maximumLength: 64), flag: "--device-name",
+            "The name the wearable shows for this phone when pairing. Empty: the host name.")
+        /// `language`.
+        public static let language: ConfigKey<String> = .string(
+            "language", .languageTag, flag: "--language",
+            "The language of hidden-preview placeholders and their plural rules. Empty: from LC_ALL, LC_MESSAGES or LANG.")
+        /// `mirror.when_unlocked`.
+        public static let whenUnlocked: ConfigKey<UnlockedMirroring> = .choice(
+            "mirror.when_unlocked", default: .doNotMirror,
+            "While the phone is unlocked: \"none\" leaves the wearable alone (it catches up when the phone locks); "
+                + "\"silent\" syncs notifications to it without alerting.")
+        /// `mirror.show_previews`.
+        public static let showPreviews: ConfigKey<PreviewVisibility> = .choice(
+            "mirror.show_previews", default: .always,
+            "When the wearable shows a notification's text: \"always\", \"when_unlocked\" (the phone's lock state decides) "
+                + "or \"never\" (the category's placeholder, such as \"2 new messages\").")
+        /// `mirror.offline_alert_window_seconds`.
+        public static let offlineAlertWindowSeconds: ConfigKey<Int> = .integer(
+            "mirror.offline_alert_window_seconds", default: 120, range: 0...3600, unit: "seconds",
+            "Notifications posted while the wearable was away still alert on reconnect if they are younger than this; "
+                + "older ones arrive silently. 0: none alert.")
+    }
+
+    /// Every key of `phone.toml`.
+    public static let schema = ConfigSchema(
+        role: "phone", title: "the phone agent (relay-phone)",
+        sections: [
+            ConfigSection(
+                "", "The phone agent.",
+                keys: [
+                    Keys.transport.erased, Keys.peer.erased, Keys.bus.erased, Keys.systemBus.erased,
+                    Keys.controlSocket.erased, Keys.stateDirectory.erased, Keys.deviceName.erased, Keys.language.erased,
+                ]),
+            LinkSettings.section,
+            ConfigSection(
+                "mirror", "What reaches the wearable, and how much of it.",
+                keys: [Keys.whenUnlocked.erased, Keys.showPreviews.erased, Keys.offlineAlertWindowSeconds.erased]),
+        ],
+        checks: LinkSettings.checks)
+
+    /// The settings from checked values.
+    public init(_ values: ConfigValues) {
+        transport = values[Keys.transport]
+        peer = values[Keys.peer].nonEmpty
+        bus = values[Keys.bus]
+        systemBus = values[Keys.systemBus]
+        controlSocket = values[Keys.controlSocket].nonEmpty
+        stateDirectory = values[Keys.stateDirectory].nonEmpty
+        deviceName = values[Keys.deviceName].nonEmpty
+        language = values[Keys.language].nonEmpty
+        link = LinkSettings(values)
+        mirror = MirrorSettings(
+            whenUnlocked: values[Keys.whenUnlocked], showPreviews: values[Keys.showPreviews],
+            offlineAlertWindowSeconds: values[Keys.offlineAlertWindowSeconds])
+    }
+}

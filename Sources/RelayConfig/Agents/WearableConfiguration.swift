@@ -1,0 +1,151 @@
+/// The wearable agent's settings (`relay-wearable`, `wearable.toml`). Empty strings in the
+/// file mean "the agent's default" and arrive here as `nil`.
+public struct WearableConfiguration: AgentConfiguration, Hashable {
+    /// How the phone reaches this wearable.
+    public var transport: TransportKind
+    /// Where to listen for the phone (`unix:PATH`, `tcp:HOST:PORT`), or `nil` for the default.
+    public var listen: String?
+    /// The control socket's path, or `nil` for the default.
+    public var controlSocket: String?
+    /// The state directory, or `nil` for the default.
+    public var stateDirectory: String?
+    /// The name shown when pairing, or `nil` for the host name.
+    public var deviceName: String?
+    /// The framebuffer device or file, or `nil` for the default file.
+    public var framebuffer: String?
+    /// Width in pixels of a file framebuffer.
+    public var width: Int
+    /// Height in pixels of a file framebuffer.
+    public var height: Int
+    /// Pixel format of a file framebuffer.
+    public var format: FramebufferFormat
+    /// evdev devices to read keys from.
+    public var inputs: [String]
+    /// The watch face's IANA time zone, or `nil` for the system's.
+    public var timeZone: String?
+    /// The language tag for plural rules, or `nil` for the environment's.
+    public var language: String?
+    /// Heartbeats and reconnection.
+    public var link: LinkSettings
+    /// The screen's timing and clock.
+    public var display: DisplaySettings
+    /// The vibration motor's sysfs value file, or `nil` when there is none (vibrations are logged).
+    public var vibrator: String?
+
+    /// The `[display]` section.
+    public struct DisplaySettings: Sendable, Hashable {
+        /// Seconds a short look stays before the screen returns to what it showed.
+        public var shortLookSeconds: Int
+        /// Seconds without a key press or alert before the screen dims; 0 never dims.
+        public var dimAfterSeconds: Int
+        /// A 24-hour clock ("21:41") rather than a 12-hour one ("9:41 PM").
+        public var twentyFourHourClock: Bool
+    }
+
+    /// The file's keys.
+    public enum Keys {
+        /// `transport`.
+        public static let transport: ConfigKey<TransportKind> = .choice(
+            "transport", default: .rfcomm, flag: "--transport",
+            "How the phone reaches this wearable: \"rfcomm\" (Bluetooth) or \"loopback\" (both agents on one machine).")
+        /// `listen`.
+        public static let listen: ConfigKey<String> = .string(
+            "listen", .endpoint, flag: "--listen",
+            "Where to listen for the phone in loopback. Empty: a socket in the runtime directory; over rfcomm, BlueZ's profile.")
+        /// `control_socket`.
+        public static let controlSocket: ConfigKey<String> = .string(
+            "control_socket", .path, flag: "--control-socket",
+            "The control socket relayctl talks to. Empty: $XDG_RUNTIME_DIR/relay/wearable.sock, else /tmp/relay-$UID/wearable.sock.")
+        /// `state_directory`.
+        public static let stateDirectory: ConfigKey<String> = .string(
+            "state_directory", .path, flag: "--state-directory",
+            "Where keys and the database live. Empty: $STATE_DIRECTORY (systemd), else $XDG_STATE_HOME/relay/wearable, "
+                + "else ~/.local/state/relay/wearable.")
+        /// `device_name`.
+        public static let deviceName: ConfigKey<String> = .string(
+            "device_name", .text(maximumLength: 64), flag: "--device-name",
+            "The name the phone shows for this wearable when pairing. Empty: the host name.")
+        /// `framebuffer`.
+        public static let framebuffer: ConfigKey<String> = .string(
+            "framebuffer", .path, flag: "--framebuffer",
+            "The framebuffer: a device such as /dev/fb1, or a file, created if missing. Empty: wearable.fb beside the default control socket.")
+        /// `width`.
+        public static let width: ConfigKey<Int> = .integer(
+            "width", default: 240, range: 1...4096, unit: "pixels", flag: "--width",
+            "Width of a file framebuffer; a device reports its own.")
+        /// `height`.
+        public static let height: ConfigKey<Int> = .integer(
+            "height", default: 240, range: 1...4096, unit: "pixels", flag: "--height",
+            "Height of a file framebuffer; a device reports its own.")
+        /// `format`.
+        public static let format: ConfigKey<FramebufferFormat> = .choice(
+            "format", default: .rgb565, flag: "--format", "Pixel format of a file framebuffer; a device reports its own.")
+        /// `inputs`.
+        public static let inputs: ConfigKey<[String]> = .paths(
+            "inputs", flag: "--input",
+            "evdev devices to read keys from, such as [\"/dev/input/event0\"]. The flag is repeated once per device.")
+        /// `time_zone`.
+        public static let timeZone: ConfigKey<String> = .string(
+            "time_zone", .timeZone, flag: "--time-zone", "The watch face's time zone. Empty: the system's.")
+        /// `language`.
+        public static let language: ConfigKey<String> = .string(
+            "language", .languageTag, flag: "--language",
+            "The language of plural rules on the screens. Empty: from LC_ALL, LC_MESSAGES or LANG.")
+        /// `display.short_look_seconds`.
+        public static let shortLookSeconds: ConfigKey<Int> = .integer(
+            "display.short_look_seconds", default: 8, range: 1...60, unit: "seconds",
+            "How long an alert's short look stays before the screen returns to what it showed.")
+        /// `display.dim_after_seconds`.
+        public static let dimAfterSeconds: ConfigKey<Int> = .integer(
+            "display.dim_after_seconds", default: 15, range: 0...3600, unit: "seconds",
+            "Seconds without a key press or alert before the screen dims. 0: never.")
+        /// `display.twenty_four_hour_clock`.
+        public static let twentyFourHourClock: ConfigKey<Bool> = .boolean(
+            "display.twenty_four_hour_clock", default: true, "A 24-hour clock (21:41) rather than a 12-hour one (9:41 PM).")
+        /// `haptics.vibrator`.
+        public static let vibrator: ConfigKey<String> = .string(
+            "haptics.vibrator", .path,
+            "The vibration motor's sysfs value file (/sys/class/leds/NAME/brightness or /sys/class/gpio/gpioN/value). "
+                + "Empty: no motor; vibrations are logged.")
+    }
+
+    /// Every key of `wearable.toml`.
+    public static let schema = ConfigSchema(
+        role: "wearable", title: "the wearable agent (relay-wearable)",
+        sections: [
+            ConfigSection(
+                "", "The wearable agent.",
+                keys: [
+                    Keys.transport.erased, Keys.listen.erased, Keys.controlSocket.erased, Keys.stateDirectory.erased,
+                    Keys.deviceName.erased, Keys.framebuffer.erased, Keys.width.erased, Keys.height.erased,
+                    Keys.format.erased, Keys.inputs.erased, Keys.timeZone.erased, Keys.language.erased,
+                ]),
+            LinkSettings.section,
+            ConfigSection(
+                "display", "The screen's timing and clock.",
+                keys: [Keys.shortLookSeconds.erased, Keys.dimAfterSeconds.erased, Keys.twentyFourHourClock.erased]),
+            ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased]),
+        ],
+        checks: LinkSettings.checks)
+
+    /// The settings from checked values.
+    public init(_ values: ConfigValues) {
+        transport = values[Keys.transport]
+        listen = values[Keys.listen].nonEmpty
+        controlSocket = values[Keys.controlSocket].nonEmpty
+        stateDirectory = values[Keys.stateDirectory].nonEmpty
+        deviceName = values[Keys.deviceName].nonEmpty
+        framebuffer = values[Keys.framebuffer].nonEmpty
+        width = values[Keys.width]
+        height = values[Keys.height]
+        format = values[Keys.format]
+        inputs = values[Keys.inputs]
+        timeZone = values[Keys.timeZone].nonEmpty
+        language = values[Keys.language].nonEmpty
+        link = LinkSettings(values)
+        display = DisplaySettings(
+            shortLookSeconds: values[Keys.shortLookSeconds], dimAfterSeconds: values[Keys.dimAfterSeconds],
+            twentyFourHourClock: values[Keys.twentyFourHourClock])
+        vibrator = values[Keys.vibrator].nonEmpty
+    }
+}

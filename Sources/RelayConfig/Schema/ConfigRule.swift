@@ -1,0 +1,138 @@
+import Foundation
+
+/// What a key accepts. The same rule checks file values and flag values, and describes
+/// itself for the generated documentation, so the two cannot disagree.
+public enum ConfigRule: Sendable, Hashable {
+    /// Any text without control characters, up to a number of characters.
+    case text(maximumLength: Int)
+    /// A whole number in a range, with the unit the documentation names ("seconds").
+    case integer(ClosedRange<Int>, unit: String?)
+    /// `true` or `false`.
+    case boolean
+    /// One of a few words.
+    case choice([String])
+    /// A file system path; empty means the agent's default. Relative paths in a file are
+    /// taken from the file's folder, on the command line from the current directory.
+    case path
+    /// An array of paths, each as `.path` but never empty.
+    case paths
+    /// Where the other agent is: empty (the default), `unix:PATH`, `tcp:HOST:PORT` or
+    /// `rfcomm:ADDRESS/CHANNEL`; the transport checks the details when it starts.
+    case endpoint
+    /// A D-Bus bus: the well-known names it may be (`session`, `system`) or an address
+    /// such as `unix:path=/run/dbus/system_bus_socket`.
+    case bus(names: [String])
+    /// Empty (the system's zone) or an IANA time zone name.
+    case timeZone
+    /// Empty (from the environment) or a language tag such as `en` or `pt-BR`.
+    case languageTag
+
+    /// The TOML type, for messages and the documentation.
+    public var typeName: String {
+        switch self {
+        case .integer: "integer"
+        case .boolean: "boolean"
+        case .paths: "array of strings"
+        default: "string"
+        }
+    }
+
+    /// The allowed values in words: "1 to 60 seconds", "\"none\" or \"silent\"".
+    public var allowedDescription: String {
+        switch self {
+        case .text(let maximum): "text of up to \(maximum) characters"
+        case .integer(let range, let unit): "\(range.lowerBound) to \(range.upperBound)" + (unit.map { " " + $0 } ?? "")
+        case .boolean: "true or false"
+        case .choice(let words): Self.alternatives(words.map { TOMLWriter.quoted($0) })
+        case .path: "a path (relative: from the file's folder)"
+        case .paths: "paths (relative: from the file's folder)"
+        case .endpoint: "unix:PATH, tcp:HOST:PORT or rfcomm:ADDRESS/CHANNEL"
+        case .bus(let names): Self.alternatives(names.map { TOMLWriter.quoted($0) } + ["a D-Bus address (unix:path=…)"])
+        case .timeZone: "an IANA time zone name such as \"Europe/Berlin\""
+        case .languageTag: "a language tag such as \"en\" or \"pt-BR\""
+        }
+    }
+
+    /// Why `value` is not acceptable, or `nil` when it is.
+    func problem(with value: TOMLValue) -> ConfigIssue? {
+        switch (self, value) {
+        case (.integer(let range, _), .integer(let number)):
+            return Int(exactly: number).map(range.contains) == true ? nil : .notAllowed
+        case (.integer, _):
+            return .wrongType
+        case (.boolean, .boolean):
+            return nil
+        case (.boolean, _):
+            return .wrongType
+        case (.paths, .array(let elements)):
+            for element in elements {
+                guard case .string(let path) = element else { return .wrongType }
+                if path.isEmpty || !Self.isPlausiblePath(path) { return .notAllowed }
+            }
+            return nil
+        case (.paths, _):
+            return .wrongType
+        case (_, .string(let text)):
+            return accepts(text) ? nil : .notAllowed
+        default:
+            return .wrongType
+        }
+    }
+
+    private func accepts(_ text: String) -> Bool {
+        switch self {
+        case .text(let maximum):
+            return text.count <= maximum && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        case .choice(let words):
+            return words.contains(text)
+        case .path:
+            return Self.isPlausiblePath(text)
+        case .endpoint:
+            guard !text.isEmpty else { return true }
+            return ["unix:", "tcp:", "rfcomm:"].contains { text.hasPrefix($0) && text.count > $0.count }
+                && Self.isPlausiblePath(text)
+        case .bus(let names):
+            // An address is `transport:key=value,…`; the bus library checks the rest.
+            return names.contains(text) || (text.contains(":") && text.contains("=") && Self.isPlausiblePath(text))
+        case .timeZone:
+            // Only the characters of zone names, and no "..", before Foundation looks the
+            // name up in the system's zone files.
+            let nameLike = text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789/_+-".unicodeScalars.contains($0)) }
+            return text.isEmpty || (text.count <= 64 && nameLike && !text.contains("..") && TimeZone(identifier: text) != nil)
+        case .languageTag:
+            return text.isEmpty || Self.isLanguageTag(text)
+        case .integer, .boolean, .paths:
+            return false
+        }
+    }
+
+    /// No NUL (the system cannot take it) and no longer than the system's path limit.
+    private static func isPlausiblePath(_ text: String) -> Bool {
+        text.utf8.count <= 4096 && !text.utf8.contains(0)
+    }
+
+    /// `en`, `pt-BR`, `zh_Hant_TW`: two or three letters, then subtags of letters and digits.
+    private static func isLanguageTag(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+        guard let language = parts.first, (2...3).contains(language.count),
+            language.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic })
+        else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (1...8).contains(part.count) && part.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        }
+    }
+
+    static func alternatives(_ items: [String]) -> String {
+        guard items.count > 1, let last = items.last else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " or " + last
+    }
+}
+
+/// How a value breaks its rule.
+enum ConfigIssue: Sendable, Hashable {
+    /// The TOML type is wrong (a string where a number belongs).
+    case wrongType
+    /// The type is right, the value is not among the allowed ones.
+    case notAllowed
+}

@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+import PhoneAgent
+import RelayControl
+import Synchronization
+
+/// The link's control commands: pairing (`relayctl pair`), unpairing, and the link in `status`.
+extension PhoneControl {
+    func pair() -> ControlResponse {
+        do {
+            let offer = try Blocking.run { [link] in try await link.beginPairing() }
+            return .success([
+                "code": .string(offer.code), "wearable": .string(offer.wearableName), "fingerprint": .string(offer.fingerprint),
+            ])
+        } catch {
+            return .failure("\(error)")
+        }
+    }
+
+    func confirmPairing(_ answer: String?) -> ControlResponse {
+        guard let answer, ["accept", "reject"].contains(answer) else {
+            return .failure("pair-confirm needs \"action\": accept or reject")
+        }
+        do {
+            let fingerprint = try Blocking.run { [link] in try await link.finishPairing(accepted: answer == "accept") }
+            return .success(["partnerFingerprint": .string(fingerprint)])
+        } catch {
+            return .failure("\(error)")
+        }
+    }
+
+    func unpair() -> ControlResponse {
+        do {
+            try link.unpair()
+            return .success(["link": .string("unpaired")])
+        } catch {
+            return .failure("could not forget the wearable: \(error)")
+        }
+    }
+
+    /// The link's part of `status`.
+    var linkValues: [String: ControlValue] {
+        let status = link.status
+        var values: [String: ControlValue] = [
+            "link": .string(status.state), "transport": .string("loopback"), "peerEndpoint": .string(status.endpoint),
+            "fingerprint": .string(status.ownFingerprint), "unacknowledged": .int(status.unacknowledged),
+            "mirrored": .int(server.mirror?.mirroredCount ?? 0), "connectionAttempts": .int(status.attempts),
+        ]
+        if let name = status.peerName { values["peer"] = .string(name) }
+        if let partner = status.partnerFingerprint { values["partnerFingerprint"] = .string(partner) }
+        if let since = status.connectedSince { values["connectedSeconds"] = .int(Int(Date().timeIntervalSince(since))) }
+        if let error = status.lastError { values["lastError"] = .string(error) }
+        return values
+    }
+}
+
+/// Waits on the control thread (a plain thread, never one of the tasks' threads) for async work.
+enum Blocking {
+    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let result: Result<T, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        guard let result = outcome.withLock({ $0 }) else { throw PhoneError("the request ended without an answer") }
+        return try result.get()
+    }
+}

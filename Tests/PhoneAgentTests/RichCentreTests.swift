@@ -1,0 +1,191 @@
+import Foundation
+import PhoneAgent
+import RelayCore
+import RelayFreedesktop
+import Testing
+
+/// The centre's rich API (Docs/RICH-API.md) with dates passed in: no D-Bus, no clock.
+@Suite struct RichCentreTests {
+    static let app = "org.example.Social"
+    /// 2027-06-07T09:41:00Z, a Monday.
+    let now = Date(timeIntervalSince1970: 1_812_361_260)
+    let utc = TimeZone(identifier: "UTC") ?? .gmt
+
+    private func request(
+        _ identifier: String = "post-1", title: String = "Jane", category: String = "", trigger: NotificationTrigger? = nil
+    ) -> NotificationRequest {
+        NotificationRequest(
+            identifier: identifier,
+            content: NotificationContent(title: title, body: "New photo", categoryIdentifier: category, threadIdentifier: "jane"),
+            trigger: trigger)
+    }
+
+    private let comments = NotificationCategory(
+        identifier: "comment-category",
+        actions: [
+            NotificationAction(identifier: "like", title: "Like"),
+            NotificationAction(identifier: "comment", title: "Comment", textInput: TextInputOptions(suggestedReplies: ["Nice!"])),
+        ])
+
+    @Test func postingTheSameIdentifierAgainUpdatesInPlace() throws {
+        var centre = NotificationCentre()
+        let first = try centre.post(request(title: "Jane"), appID: Self.app, sender: ":1.7", now: now)
+        let other = try centre.post(request("post-2"), appID: Self.app, sender: ":1.7", now: now)
+        // The same identifier from another app is another notification.
+        let elsewhere = try centre.post(request(), appID: "org.example.Other", sender: ":1.9", now: now)
+        let update = try centre.post(request(title: "Jane (edited)"), appID: Self.app, sender: ":1.8", now: now + 5)
+        #expect(!first.replaced && update.replaced && update.id == first.id)
+        #expect(Set([first.id, other.id, elsewhere.id]).count == 3)
+        let updated = try #require(centre.delivered[first.id])
+        #expect(updated.content.title == "Jane (edited)" && updated.sender == ":1.8")
+        #expect(updated.origin.rich?.date == now + 5 && updated.request?.identifier == "post-1")
+        #expect(centre.delivered(appID: Self.app).map(\.id) == [first.id, other.id])
+    }
+
+    @Test func validationNamesTheFieldAndChangesNothing() {
+        var centre = NotificationCentre()
+        let long = String(repeating: "x", count: 300)
+        #expect(throws: RichError.invalid("request.content.title is 300 bytes long; the limit is 256 bytes (UTF-8)")) {
+            try centre.post(request(title: long), appID: Self.app, sender: nil, now: now)
+        }
+        #expect(throws: RichError.invalid("app_id is empty; give it a value")) {
+            try centre.post(request(), appID: "", sender: nil, now: now)
+        }
+        #expect(throws: RichError.self) {
+            try centre.post(request(trigger: .timeInterval(seconds: 5, repeats: false)), appID: Self.app, sender: nil, now: now)
+        }
+        let reserved = NotificationCategory(identifier: "c", actions: [NotificationAction(identifier: "dismiss", title: "No")])
+        #expect(throws: RichError.invalid("categories[1].actions[0].identifier is 'dismiss', which is reserved for the dismiss response; choose another identifier")) {
+            try centre.setCategories([comments, reserved], appID: Self.app)
+        }
+        #expect(throws: RichError.invalid("categories uses the identifier 'comment-category' more than once; identifiers must be unique")) {
+            try centre.setCategories([comments, comments], appID: Self.app)
+        }
+        #expect(centre.list.isEmpty && centre.apps.categories.isEmpty)
+    }
+
+    @Test func categoryActionsBecomeTheNotificationsActionsAndResponsesGoToThePoster() throws {
+        var centre = NotificationCentre()
+        try centre.setCategories([comments], appID: Self.app)
+        let id = try centre.post(request(category: "comment-category"), appID: Self.app, sender: ":1.7", now: now).id
+        let notification = try #require(centre.delivered[id])
+        #expect(notification.actions.map(\.key) == ["default", "like", "comment"])
+        #expect(notification.acceptsReply && notification.appName == Self.app)
+
+        // A text-input action is answered with a reply, not invoked bare; a plain action is not a reply.
+        #expect(throws: CentreError.textRequired(id: id, key: "comment")) { try centre.invoke(id, action: "comment") }
+        #expect(throws: CentreError.notATextInputAction(id: id, key: "like", textInputActions: ["comment"])) {
+            try centre.reply(id, text: "hi", action: "like")
+        }
+        #expect(try centre.reply(id, text: "Nice!") == [
+            .response(RichResponse(appID: Self.app, identifier: "post-1", action: "comment", text: "Nice!", destination: ":1.7"))
+        ])
+        // Rich notifications are never resident: acting removes them, without freedesktop signals.
+        #expect(centre.list.isEmpty)
+
+        let again = try centre.post(request(category: "comment-category"), appID: Self.app, sender: ":1.7", now: now).id
+        #expect(try centre.invoke(again, action: "default") == [
+            .response(RichResponse(appID: Self.app, identifier: "post-1", action: "default", destination: ":1.7"))
+        ])
+    }
+
+    @Test func dismissalsAreReportedOnlyWithCustomDismissAction() throws {
+        var centre = NotificationCentre()
+        var reporting = comments
+        reporting.identifier = "reporting"
+        reporting.options = [.customDismissAction]
+        try centre.setCategories([comments, reporting], appID: Self.app)
+        let silent = try centre.post(request("a", category: "comment-category"), appID: Self.app, sender: ":1.7", now: now).id
+        let reported = try centre.post(request("b", category: "reporting"), appID: Self.app, sender: ":1.7", now: now).id
+        #expect(try centre.dismiss(silent).isEmpty)
+        #expect(try centre.dismiss(reported) == [
+            .response(RichResponse(appID: Self.app, identifier: "b", action: "dismiss", destination: ":1.7"))
+        ])
+        #expect(centre.list.isEmpty)
+    }
+
+    @Test func freedesktopCallsDoNotTouchRichNotifications() throws {
+        var centre = NotificationCentre()
+        let id = try centre.post(request(), appID: Self.app, sender: ":1.7", now: now).id
+        #expect(centre.close(id, reason: .closedByCall).isEmpty)
+        let call = NotifyCall(appName: "x", replacesID: id, summary: "Other", body: "", actions: [], hints: NotificationHints(), expireTimeout: -1)
+        let outcome = centre.notify(call, sender: ":1.9", now: .now)
+        #expect(!outcome.replaced && outcome.id != id)
+        #expect(centre.delivered[id]?.content.title == "Jane")
+        #expect(centre.delivered[outcome.id]?.origin == .freedesktop)
+    }
+
+    @Test func removingIsAllOrNothing() throws {
+        var centre = NotificationCentre()
+        _ = try centre.post(request("a"), appID: Self.app, sender: nil, now: now)
+        _ = try centre.post(request("b"), appID: Self.app, sender: nil, now: now)
+        #expect(throws: RichError.unknown(appID: Self.app, identifiers: ["zzz"], pending: false)) {
+            try centre.removeDelivered(["a", "zzz"], appID: Self.app)
+        }
+        #expect(centre.delivered(appID: Self.app).count == 2)
+        try centre.removeDelivered(["a"], appID: Self.app)
+        #expect(centre.delivered(appID: Self.app).compactMap(\.request?.identifier) == ["b"])
+
+        _ = try centre.schedule(request("later", trigger: .timeInterval(seconds: 600, repeats: false)), appID: Self.app, sender: nil, now: now, timeZone: utc)
+        #expect(throws: RichError.unknown(appID: Self.app, identifiers: ["b"], pending: true)) {
+            try centre.removePending(["later", "b"], appID: Self.app)
+        }
+        try centre.removePending(["later"], appID: Self.app)
+        #expect(centre.pending(appID: Self.app).isEmpty && centre.nextFireDate == nil)
+    }
+
+    @Test func aOneShotScheduleFiresOnceAndBecomesDelivered() throws {
+        var centre = NotificationCentre()
+        let pending = try centre.schedule(
+            request(trigger: .timeInterval(seconds: 90, repeats: false)), appID: Self.app, sender: ":1.7", now: now, timeZone: utc)
+        #expect(pending.nextFireDate == now + 90 && centre.nextFireDate == now + 90)
+        #expect(centre.fireDue(now: now + 89.9).isEmpty)
+        let fired = centre.fireDue(now: now + 90)
+        #expect(fired.count == 1 && fired.first?.nextFireDate == nil)
+        let id = try #require(fired.first?.id)
+        #expect(centre.delivered[id]?.origin.rich?.date == now + 90)
+        #expect(centre.delivered[id]?.request?.trigger == .timeInterval(seconds: 90, repeats: false))
+        #expect(centre.pending(appID: Self.app).isEmpty && centre.nextFireDate == nil)
+        #expect(centre.fireDue(now: now + 1000).isEmpty)
+    }
+
+    @Test func aRepeatingScheduleStaysPendingAndUpdatesItsNotificationInPlace() throws {
+        var centre = NotificationCentre()
+        _ = try centre.schedule(
+            request(trigger: .timeInterval(seconds: 60, repeats: true)), appID: Self.app, sender: nil, now: now, timeZone: utc)
+        let first = centre.fireDue(now: now + 60)
+        #expect(first.map(\.nextFireDate) == [now + 120] && first.map(\.replaced) == [false])
+        // Woken late (the phone slept through two occurrences): it fires once, then again on the grid.
+        let late = centre.fireDue(now: now + 250)
+        #expect(late.map(\.id) == first.map(\.id) && late.map(\.replaced) == [true])
+        #expect(late.first?.nextFireDate == now + 300)
+        #expect(centre.pending(appID: Self.app).map(\.nextFireDate) == [now + 300])
+        #expect(centre.list.count == 1)
+    }
+
+    @Test func calendarTriggersUseTheZoneGivenAndLocationIsRefused() throws {
+        var centre = NotificationCentre()
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        // Daily at 12:00 in Berlin: 10:00Z in summer.
+        let noon = request("noon", trigger: .calendar(CalendarComponents(hour: 12), repeats: true))
+        let pending = try centre.schedule(noon, appID: Self.app, sender: nil, now: now, timeZone: berlin)
+        #expect(pending.nextFireDate == Date(timeIntervalSince1970: 1_812_362_400))
+
+        let region = LocationRegion(identifier: "home", latitude: 52.5, longitude: 13.4, radius: 100)
+        #expect(throws: RichError.invalid("request.trigger: location triggers are not supported: Relay has no location source yet; use a timeInterval or calendar trigger")) {
+            try centre.schedule(request("geo", trigger: .location(region, repeats: false)), appID: Self.app, sender: nil, now: now, timeZone: berlin)
+        }
+        #expect(throws: RichError.self) {
+            try centre.schedule(request("past", trigger: .calendar(CalendarComponents(year: 2020, month: 1), repeats: false)), appID: Self.app, sender: nil, now: now, timeZone: berlin)
+        }
+        #expect(throws: RichError.self) { try centre.schedule(request("none"), appID: Self.app, sender: nil, now: now, timeZone: berlin) }
+        #expect(centre.pending(appID: Self.app).map(\.request.identifier) == ["noon"])
+    }
+
+    @Test func postingReplacesAPendingRequestWithTheSameIdentifier() throws {
+        var centre = NotificationCentre()
+        _ = try centre.schedule(request(trigger: .timeInterval(seconds: 60, repeats: false)), appID: Self.app, sender: nil, now: now, timeZone: utc)
+        _ = try centre.post(request(), appID: Self.app, sender: nil, now: now)
+        #expect(centre.nextFireDate == nil && centre.fireDue(now: now + 60).isEmpty)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Glibc
+import RelayConfig
+import Testing
+
+/// Finding and reading the file, and flags over it.
+@Suite struct ConfigurationLoadingTests {
+    private func temporaryFolder() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/relay-config-XXXXXX").utf8CString)
+        let created = try #require(mkdtemp(&template))
+        return String(cString: created)
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test func theFileIsFoundByFlagEnvironmentOrXDG() throws {
+        let folder = try temporaryFolder()
+        let environment = ["HOME": folder + "/home", "XDG_CONFIG_HOME": folder + "/xdg", "RELAY_CONFIG": "env.toml"]
+        let find = { (flag: String?, environment: [String: String]) in
+            ConfigurationLocation.find(role: "phone", explicitPath: flag, environment: environment, currentDirectory: folder)
+        }
+        #expect(find("given.toml", environment) == ConfigurationLocation(path: folder + "/given.toml", isExplicit: true))
+        #expect(find(nil, environment) == ConfigurationLocation(path: folder + "/env.toml", isExplicit: true))
+        var withoutVariable = environment
+        withoutVariable["RELAY_CONFIG"] = nil
+        #expect(find(nil, withoutVariable) == ConfigurationLocation(path: folder + "/xdg/relay/phone.toml", isExplicit: false))
+        withoutVariable["XDG_CONFIG_HOME"] = "relative/ignored"
+        #expect(find(nil, withoutVariable) == ConfigurationLocation(path: folder + "/home/.config/relay/phone.toml", isExplicit: false))
+    }
+
+    @Test func aMissingDefaultFileMeansDefaultsAndAMissingNamedFileIsAnError() throws {
+        let folder = try temporaryFolder()
+        let environment = ["HOME": folder]
+        let settings = try PhoneConfiguration.load(
+            configPath: nil, flags: ConfigurationFlags(), environment: environment, currentDirectory: folder)
+        #expect(settings == PhoneConfiguration.defaults)
+        #expect(throws: ConfigurationError.unreadable(
+            path: folder + "/missing.toml", reason: "no such file; check the path given with --config or RELAY_CONFIG")
+        ) {
+            try PhoneConfiguration.load(configPath: "missing.toml", flags: ConfigurationFlags(), environment: environment, currentDirectory: folder)
+        }
+        #expect(throws: ConfigurationError.unreadable(path: folder, reason: "it is a folder; give the path of a .toml file")) {
+            try PhoneConfiguration.load(configPath: folder, flags: ConfigurationFlags(), environment: environment, currentDirectory: "/")
+        }
+    }
+
+    @Test func theDefaultFileIsReadAndItsErrorsNameIt() throws {
+        let folder = try temporaryFolder()
+        let path = folder + "/.config/relay/wearable.toml"
+        try write("[display]\ndim_after_seconds = 0\n", to: path)
+        let settings = try WearableConfiguration.load(
+            configPath: nil, flags: ConfigurationFlags(), environment: ["HOME": folder], currentDirectory: "/")
+        #expect(settings.display.dimAfterSeconds == 0)
+        try write("[display]\ndim_after = 0\n", to: path)
+        do {
+            _ = try WearableConfiguration.load(configPath: nil, flags: ConfigurationFlags(), environment: ["HOME": folder], currentDirectory: "/")
+            Issue.record("an unknown key was accepted")
+        } catch {
+            #expect(error.description == "\(path):2:1: unknown key 'display.dim_after' in wearable.toml; did you mean 'display.dim_after_seconds'?")
+        }
+    }
+
+    @Test func anEndlessFileIsCutOffAtTheLimit() {
+        // A character device never ends; the reader must stop after the limit, not read forever.
+        #expect(throws: ConfigurationError.unreadable(
+            path: "/dev/zero", reason: "it is larger than 1048576 bytes, too large for a configuration file")
+        ) {
+            try ConfigurationFile.load(path: "/dev/zero")
+        }
+    }
+
+    @Test func flagsOverrideTheFileWhichOverridesTheDefaults() throws {
+        let text = """
+            bus = "system"
+            control_socket = "phone.sock"
+            [link]
+            heartbeat_seconds = 2
+            """
+        let file = try ConfigurationFile(text: text, path: "/etc/relay/phone.toml")
+        var flags = ConfigurationFlags()
+        flags.set(PhoneConfiguration.Keys.controlSocket, "run/ctl.sock")
+        flags.set(PhoneConfiguration.Keys.bus, nil as String?)
+        flags.set(LinkSettings.Keys.timeoutSeconds, 30)
+        let values = try PhoneConfiguration.schema.values(file: file, flags: flags, currentDirectory: "/home/me")
+        let settings = PhoneConfiguration(values)
+        #expect(settings.controlSocket == "/home/me/run/ctl.sock", "a flag's relative path starts at the current directory")
+        #expect(settings.bus == "system", "a flag not given leaves the file's value")
+        #expect(settings.link.heartbeatSeconds == 2 && settings.link.timeoutSeconds == 30)
+        #expect(settings.link.reconnectMaxSeconds == 60)
+        #expect(values.origin(of: "control_socket") == .flag("--control-socket"))
+        #expect(values.origin(of: "bus") == .file("/etc/relay/phone.toml", TOMLPosition(line: 1, column: 1)))
+        #expect(values.origin(of: "link.reconnect_max_seconds") == .defaultValue)
+    }
+
+    @Test func flagsAreCheckedByTheSameRulesAndNamed() {
+        var flags = ConfigurationFlags()
+        flags.set(PhoneConfiguration.Keys.systemBus, "session")
+        flags.set(LinkSettings.Keys.heartbeatSeconds, 0, flag: "--heartbeat-seconds")
+        flags.set(LinkSettings.Keys.reconnectMinSeconds, 0)
+        #expect(throws: ConfigurationError.invalid([
+            ConfigProblem(origin: .flag("--system-bus"), key: "system_bus",
+                          message: "system_bus is \"session\"; allowed: \"system\" or a D-Bus address (unix:path=…)"),
+            ConfigProblem(origin: .flag("--heartbeat-seconds"), key: "link.heartbeat_seconds",
+                          message: "link.heartbeat_seconds is 0; allowed: 1 to 60 seconds"),
+            ConfigProblem(origin: .flag("the setting 'link.reconnect_min_seconds'"), key: "link.reconnect_min_seconds",
+                          message: "link.reconnect_min_seconds is 0; allowed: 1 to 60 seconds"),
+        ], omitted: 0)) {
+            try PhoneConfiguration(file: nil, flags: flags, currentDirectory: "/")
+        }
+        var conflicting = ConfigurationFlags()
+        conflicting.set(LinkSettings.Keys.heartbeatSeconds, 20, flag: "--heartbeat-seconds")
+        do {
+            _ = try PhoneConfiguration(text: "[link]\ntimeout_seconds = 30\n", path: "phone.toml", flags: conflicting)
+            Issue.record("a heartbeat longer than half the timeout was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("phone.toml:2:1: link.timeout_seconds (30) must be at least twice link.heartbeat_seconds (20)"))
+        }
+    }
+}
