@@ -6,7 +6,7 @@ SWIFT ?= swift
 
 .PHONY: demo test fuzz bench build bootstrap clean
 
-## The main job: the loopback demo (for now: the model on the seed examples).
+## The main job: the loopback demo (both agents, a private bus, the seed scenario, screenshots).
 demo: bootstrap
 	bash scripts/demo.sh
 

@@ -1,63 +1,172 @@
 #!/usr/bin/env bash
-# The main job. Until the phone agent and the link land, it runs the notification model
-# on the seed documents' examples (schedules, hidden previews, checks) and starts the
-# wearable agent in loopback mode to drive it and screenshot its screen.
+# The main job: both agents in loopback mode on a private session bus, paired, the phone
+# locked, then the seed scenario played through real notifications, with the wearable's
+# keys pressed through relayctl and screenshots of its screen left in demo-output/.
+# Everything it starts is stopped when it ends, also on Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/bootstrap.sh
-echo "demo: building relayctl and relay-wearable"
-swift build --product relayctl 2>&1 | tail -n 1
-swift build --product relay-wearable 2>&1 | tail -n 1
+echo "demo: building relay-phone, relay-wearable and relayctl"
+for product in relay-phone relay-wearable relayctl; do
+  swift build --product "$product" 2>&1 | tail -n 1
+done
 bin="$(swift build --show-bin-path)"
 relayctl="$bin/relayctl"
 output="$PWD/demo-output"
 rm -rf "$output"
 mkdir -p "$output"
-runtime="$(mktemp -d)"
-wearable_pid=""
+run="$(mktemp -d)"
+pids=()
 cleanup() {
-  if [ -n "$wearable_pid" ] && kill -0 "$wearable_pid" 2>/dev/null; then
-    kill -TERM "$wearable_pid" 2>/dev/null || true
-    wait "$wearable_pid" 2>/dev/null || true
-  fi
-  rm -rf "$runtime"
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$run"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+started=$SECONDS
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-
-step "The seed examples, scheduled from the day before Berlin springs forward"
-"$relayctl" examples --time-zone Europe/Berlin --from 2027-03-27T12:00:00Z
-
-step "Example files checked in New York on the fall-back weekend"
-"$relayctl" check --time-zone America/New_York --from 2027-11-06T12:00:00Z \
-  Examples/backup.request.json Examples/video.category.json Examples/new-video.push.json
-
-step "A broken request is refused with every problem named (exit status 1 is expected)"
-if "$relayctl" check Examples/broken.request.json; then
-  echo "demo: the broken request was accepted; that is a bug" >&2
+say() { printf '   %s\n' "$*"; }
+wearable() { "$relayctl" "$@" --control-socket "$run/wearable/wearable.sock"; }
+phone() { "$relayctl" "$@" --control-socket "$run/phone/phone.sock"; }
+field() { wearable status | sed -n "s/^$1: //p"; }
+home() {
+  for _ in 1 2 3 4 5 6; do [ "$(field screen)" = idle ] && return 0; wearable press back > /dev/null; done
+  await screen idle
+}
+press() {
+  for key in "$@"; do say "wearable: press $key → $(wearable press "$key")"; done
+}
+shot() {
+  wearable screenshot "$output/$1.png" > /dev/null
+  say "screenshot: demo-output/$1.png ($(field screen))"
+}
+# Waits (up to 10 s) until the wearable's status field $1 reads $2: the agents work on their
+# own threads, so the demo watches for the state it needs rather than sleeping a guess.
+await() {
+  for _ in $(seq 100); do [ "$(field "$1")" = "$2" ] && return 0; sleep 0.1; done
+  echo "demo: the wearable's $1 never became '$2' (it is '$(field "$1")')" >&2
   exit 1
-fi
+}
+# Starts an agent in the background and waits for its "ready:" line.
+start() {
+  local name=$1; shift
+  mkfifo "$run/$name.ready"
+  "$@" > "$run/$name.ready" 2> "$output/$name.log" &
+  pids+=($!)
+  read -r ready < "$run/$name.ready"
+  say "$ready"
+}
 
-step "The wearable agent in loopback mode (240×240 RGB565 file framebuffer)"
-socket="$runtime/control/wearable.sock"
-mkfifo "$runtime/ready"
-"$bin/relay-wearable" --transport loopback --framebuffer "$runtime/framebuffer" --control-socket "$socket" \
-  > "$runtime/ready" 2> "$output/relay-wearable.log" &
-wearable_pid=$!
-# The agent prints one "ready:" line once it serves requests; reading it is the wait.
-read -r ready < "$runtime/ready"
-echo "$ready"
-"$relayctl" status --control-socket "$socket"
-echo "press select → $("$relayctl" press select --control-socket "$socket")"
-"$relayctl" screenshot "$output/wearable-idle.png" --control-socket "$socket"
-kill -TERM "$wearable_pid"
-wait "$wearable_pid" || true
-wearable_pid=""
-echo "the agent stopped; its control socket is gone: $([ -e "$socket" ] && echo no || echo yes)"
+step "A private session bus"
+mkfifo "$run/bus.address"
+dbus-daemon --session --nofork --nopidfile --print-address=1 > "$run/bus.address" 2> "$output/dbus-daemon.log" &
+pids+=($!)
+read -r bus < "$run/bus.address"
+export DBUS_SESSION_BUS_ADDRESS="$bus"
+say "$bus"
 
-step "Done"
-echo "Screenshots of the wearable are in $output/."
-echo "relayctl examples --json prints the same examples in the model's JSON form (Docs/MODEL.md)."
+step "relay-wearable and relay-phone in loopback mode"
+mkdir -p "$run/wearable" "$run/phone"
+chmod 700 "$run/wearable" "$run/phone"
+start relay-wearable "$bin/relay-wearable" --transport loopback --device-name "Demo Watch" \
+  --control-socket "$run/wearable/wearable.sock" --framebuffer "$run/wearable/framebuffer" \
+  --state-directory "$run/wearable/state" --time-zone UTC
+start relay-phone "$bin/relay-phone" --transport loopback --device-name "Demo Phone" --bus "$bus" --system-bus "$bus" \
+  --control-socket "$run/phone/phone.sock" --state-directory "$run/phone/state" --peer "$run/wearable/wearable-link.sock"
+
+step "Pairing: the same 6-digit code on both, confirmed on both"
+"$relayctl" pair --yes --phone-socket "$run/phone/phone.sock" > "$run/pair.out" &
+pairing=$!
+await screen pairing
+shot 01-pairing-code
+press select
+wait "$pairing"
+sed 's/^/   relayctl: /' "$run/pair.out"
+await link connected
+say "wearable: link $(field link) to $(field peer), partner key $(field partnerFingerprint)"
+
+step "The phone locks: from now on the wearable alerts"
+say "relayctl lock → $(phone lock)"
+
+step "Social: the \"Thai Vacation\" thread (a comment, then an image)"
+cat > "$run/social.categories.json" <<'JSON'
+[
+  {"identifier": "comment-category",
+   "actions": [{"identifier": "reply-action", "title": "Reply",
+                "textInput": {"buttonTitle": "Send", "placeholder": "Reply", "suggestedReplies": ["Gorgeous!", "Wish I was there"]}}],
+   "hiddenPreviewsBodyPlaceholder": {"one": "%u Comment", "other": "%u Comments"}},
+  {"identifier": "image-category",
+   "actions": [{"identifier": "like-action", "title": "Like"}],
+   "hiddenPreviewsBodyPlaceholder": {"one": "%u Image", "other": "%u Images"}}
+]
+JSON
+"$relayctl" categories "$run/social.categories.json" --app-id org.example.Social > /dev/null
+say "org.example.Social set its categories: comment-category (Reply), image-category (Like)"
+"$relayctl" notify --app-id org.example.Social --id thai-vacation-comment-1 --title "Thai Vacation" \
+  --subtitle "John Appleseed" --body "Whoa, what a sunset!" --thread thai-vacation --category comment-category \
+  --wait > "$run/thai-comment.out" &
+pids+=($!)
+thai_comment=$!
+await showing "Thai Vacation"
+say "posted: Thai Vacation — John Appleseed: Whoa, what a sunset! (waiting for a response)"
+say "wearable: $(field screen), $(field alerts) alert(s)"
+shot 02-short-look-comment
+"$relayctl" notify --app-id org.example.Social --id thai-vacation-image-1 --title "Thai Vacation" \
+  --subtitle "Jane Doe" --body "Check out this photo!" --thread thai-vacation --category image-category > /dev/null
+await notifications 2
+say "posted: Thai Vacation — Jane Doe: Check out this photo!"
+say "wearable: $(field screen), $(field alerts) alert(s)"
+
+step "Video: \"New Video\" with Like and Comment"
+echo "[$(cat Examples/video.category.json)]" | "$relayctl" categories - --app-id org.example.Video > /dev/null
+say "org.example.Video set its categories from Examples/video.category.json (Like, Comment)"
+"$relayctl" notify --app-id org.example.Video --id new-video-1 --title "New Video" \
+  --body "John Appleseed posted a new video" --category video-category --wait > "$run/video.out" &
+pids+=($!)
+video=$!
+await showing "New Video"
+say "posted: New Video — John Appleseed posted a new video (waiting for a response)"
+press select
+shot 03-long-look-video
+press select select
+wait "$video"
+say "org.example.Video got back: $(tail -n 1 "$run/video.out")"
+await notifications 2
+
+step "A meeting invite from notify-send, waited on with --wait"
+notify-send --app-name Calendar --wait -A accept=Accept -A decline=Decline "Design review" "Today 14:00 in Room 4 — join?" \
+  > "$run/meeting.out" &
+pids+=($!)
+meeting=$!
+await showing "Design review"
+say "posted: Design review — Today 14:00 in Room 4 (notify-send --wait)"
+press select select
+shot 04-long-look-meeting
+press select
+wait "$meeting"
+say "notify-send printed: $(cat "$run/meeting.out")"
+
+step "Replying to John's comment from the thread, with a suggested reply"
+home
+shot 05-watch-face
+press down
+shot 06-list
+press select
+shot 07-thread
+press down select select select
+shot 08-text-reply
+press select
+wait "$thai_comment"
+say "org.example.Social got back: $(tail -n 1 "$run/thai-comment.out")"
+
+step "What the phone and the wearable hold now"
+phone delivered | sed 's/^/   phone: /'
+say "wearable: $(field notifications) notification(s), $(field alerts) alert(s), link $(field link), $(field queued) queued"
+home
+shot 09-end
+
+step "Done in $((SECONDS - started)) s"
+say "Screenshots of the wearable are in demo-output/; the agents' logs are there too."

@@ -209,6 +209,9 @@ final class WearableRuntime {
         ]
         if let rss = ProcessMemory.residentBytes() { values["rssBytes"] = .int(rss) }
         values["alerts"] = .int(alerts)
+        if let shown = Self.shownIdentifier(machine.state.screen), let notification = machine.state.notification(shown) {
+            values["showing"] = .string(notification.content.title)
+        }
         values["queued"] = .int(linkStatus.queued)
         values["fingerprint"] = .string(linkStatus.ownFingerprint)
         values["linkSocket"] = .string(linkEndpoint)
@@ -220,6 +223,16 @@ final class WearableRuntime {
     }
 
     private var linkStatus: WearableLinkStatus { link.status }
+
+    /// The notification a screen is about, if it is about one.
+    private static func shownIdentifier(_ screen: Screen) -> String? {
+        switch screen {
+        case .shortLook(let identifier, _): identifier
+        case .longLook(let position): position.identifier
+        case .textReply(let identifier, _, _): identifier
+        case .idle, .list, .thread, .pairing: nil
+        }
+    }
 
     private func unpair() -> ControlResponse {
         do {
