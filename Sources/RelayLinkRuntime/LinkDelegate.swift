@@ -19,6 +19,13 @@ public protocol LinkDelegate: Sendable {
     /// The session is up; the peer said hello. `link` says who the peer is and how it was
     /// authenticated (pairing needs the handshake hash).
     func connected(peer: Relay_V1_Hello, link: LinkIdentity) async
+    /// A heartbeat came back: the link's round-trip time now.
+    func measured(roundTrip: Duration) async
+}
+
+extension LinkDelegate {
+    /// Owners that do not show the round-trip time ignore it.
+    public func measured(roundTrip: Duration) async {}
 }
 
 /// Who is on the other end of an established link.

@@ -75,6 +75,7 @@ struct LinkEventLoop {
     private struct SessionState {
         let identity: LinkIdentity
         var chunkInFlight = false
+        var roundTrip: Duration?
     }
 
     /// Handles one event; returns an outcome when the connection is over.
@@ -93,6 +94,10 @@ struct LinkEventLoop {
             }
             let ack = try await carryOut(session.flushAcknowledgement(), session: &session, state: state)
             frames += ack.frames
+            if let roundTrip = session.liveness.roundTripTime, roundTrip != state.roundTrip {
+                state.roundTrip = roundTrip
+                await driver.delegate.measured(roundTrip: roundTrip)
+            }
         case .endOfStream:
             return .closed
         case .readFailed(let error):

@@ -17,6 +17,7 @@ struct WearableSessionDelegate: LinkDelegate {
     func acknowledged(through seq: UInt64) async throws { try await link.acknowledged(through: seq) }
     func peerLogReset(epoch: UInt64) async throws { try await link.peerLogReset(epoch: epoch) }
     func received(_ body: Relay_V1_Envelope.OneOf_Body) async { await link.received(body) }
+    func measured(roundTrip: Duration) async { link.state.withLock { $0.roundTrip = roundTrip } }
 
     func connected(peer: Relay_V1_Hello, link identity: LinkIdentity) async {
         link.becameCurrent(connection, peer: peer)

@@ -80,6 +80,7 @@ public final class WearableLink: Sendable {
         var connectedSince: Date?
         var lastError: String?
         var pairing: PairingSession?
+        var roundTrip: Duration?
 
         /// Where to send: the current session, if there is one.
         var commands: AsyncStream<LinkConnectionDriver.Command>.Continuation? {

@@ -20,6 +20,8 @@ public struct WearableLinkStatus: Sendable, Hashable {
     public var shown: Int
     /// The last failure, until the next session comes up.
     public var lastError: String?
+    /// The last heartbeat's round trip.
+    public var roundTrip: Duration?
 }
 
 extension WearableLink {
@@ -34,7 +36,8 @@ extension WearableLink {
             return WearableLinkStatus(
                 state: phase, peerName: state.peer?.deviceName, partnerFingerprint: state.partnerKey.map(PublicKeyText.fingerprint),
                 ownFingerprint: PublicKeyText.fingerprint(localKey.publicKey), connectedSince: state.connectedSince,
-                queued: queued, shown: state.replica.contents.notifications.count, lastError: state.lastError)
+                queued: queued, shown: state.replica.contents.notifications.count, lastError: state.lastError,
+                roundTrip: state.roundTrip)
         }
     }
 }

@@ -50,6 +50,9 @@ extension PhoneControl {
         if let partner = status.partnerFingerprint { values["partnerFingerprint"] = .string(partner) }
         if let since = status.connectedSince { values["connectedSeconds"] = .int(Int(Date().timeIntervalSince(since))) }
         if let error = status.lastError { values["lastError"] = .string(error) }
+        if let roundTrip = status.roundTrip {
+            values["roundTripMicroseconds"] = .int(Int(roundTrip.components.seconds * 1_000_000 + roundTrip.components.attoseconds / 1_000_000_000_000))
+        }
         return values
     }
 }

@@ -26,6 +26,10 @@ extension PhoneLink: LinkDelegate {
         try database.write { db in try LinkLogTables.peerLogReset(db, epoch: epoch) }
     }
 
+    public func measured(roundTrip: Duration) async {
+        state.withLock { $0.roundTrip = roundTrip }
+    }
+
     public func received(_ body: Relay_V1_Envelope.OneOf_Body) async {
         // Outside pairing, the wearable has nothing to say outside its log.
     }

@@ -60,6 +60,7 @@ public final class PhoneLink: Sendable {
         var lastError: String?
         var attempts = 0
         var pairing: PairingConnection?
+        var roundTrip: Duration?
     }
 
     /// Opens the phone's state in `directory`: keys, and the database with `migrations`.

@@ -22,6 +22,8 @@ public struct PhoneLinkStatus: Sendable, Hashable {
     public var lastError: String?
     /// Connection attempts since start.
     public var attempts: Int
+    /// The last heartbeat's round trip.
+    public var roundTrip: Duration?
 }
 
 extension PhoneLink {
@@ -37,7 +39,8 @@ extension PhoneLink {
                 state: phase, endpoint: configuration.endpoint.description, peerName: state.peer?.deviceName,
                 partnerFingerprint: state.partnerKey.map(PublicKeyText.fingerprint),
                 ownFingerprint: PublicKeyText.fingerprint(localKey.publicKey), connectedSince: state.connectedSince,
-                unacknowledged: unacknowledged, lastError: state.lastError, attempts: state.attempts)
+                unacknowledged: unacknowledged, lastError: state.lastError, attempts: state.attempts,
+                roundTrip: state.roundTrip)
         }
     }
 }
