@@ -140,21 +140,22 @@ let package = Package(
         .target(
             name: "RelayCLI",
             dependencies: [
-                "RelayCore", "RelaySystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RelayCore", "RelaySystem", "RelayConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift),
         .executableTarget(
             name: "relay-phone",
             dependencies: [
-                "RelayCore", "RelayCLI", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayLockWatch", "PhoneAgent",
+                "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayLockWatch",
+                "PhoneAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift),
         .executableTarget(
             name: "relay-wearable",
             dependencies: [
-                "RelayCore", "RelayCLI", "RelayControl", "RelayDisplay", "RelayInput", "RelayText", "RelaySystem",
+                "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDisplay", "RelayInput", "RelayText", "RelaySystem",
                 "RelayStore", "RelayTransport", "RelayWire", "WearableAgent", "WearableUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -187,6 +188,9 @@ let package = Package(
             name: "FuzzEnvelope", dependencies: ["RelayFuzzing", "RelayWire", "RelayCore"], path: "Fuzz/FuzzEnvelope",
             swiftSettings: strictSwift),
         .executableTarget(
+            name: "FuzzNotifyCall", dependencies: ["RelayFuzzing", "RelayFreedesktop", "RelayDBus", "RelayCore"],
+            path: "Fuzz/FuzzNotifyCall", swiftSettings: strictSwift),
+        .executableTarget(
             name: "FuzzConfig", dependencies: ["RelayFuzzing", "RelayConfig"], path: "Fuzz/FuzzConfig",
             swiftSettings: strictSwift),
         .executableTarget(
@@ -202,8 +206,8 @@ let package = Package(
             name: "RelayCtlTests",
             dependencies: [
                 "relayctl", "relay-phone", "relay-wearable",
-                "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig",
-                "RelayTestSupport", "RelayDisplay", "RelayDBus",
+                "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig", "FuzzNotifyCall",
+                "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore",
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "PhoneAgentTests", dependencies: ["PhoneAgent"], swiftSettings: strictSwift),

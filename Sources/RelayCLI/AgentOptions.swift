@@ -1,21 +1,34 @@
 public import ArgumentParser
+public import RelayConfig
 
-/// The options both agents share.
+/// The options both agents share: the configuration file, and the transport it may set.
+///
+/// Options that stand for a configuration key have no default here: an option left out is
+/// `nil`, so the file's value stands (flags over file over defaults, Docs/CONFIGURATION.md).
 public struct AgentOptions: ParsableArguments {
-    /// How the agents reach each other.
-    public enum Transport: String, ExpressibleByArgument, CaseIterable, Sendable {
-        /// Bluetooth RFCOMM through BlueZ.
-        case rfcomm
-        /// A Unix-domain socket or TCP on 127.0.0.1, for one desktop.
-        case loopback
-    }
+    /// The configuration file named on the command line.
+    @Option(
+        help: ArgumentHelp(
+            "The configuration file (TOML); default: $RELAY_CONFIG, else $XDG_CONFIG_HOME/relay/ROLE.toml "
+                + "(~/.config/relay/ROLE.toml), ROLE being phone or wearable. Flags override it; Docs/CONFIGURATION.md lists its keys.",
+            valueName: "path"))
+    public var config: String?
 
-    /// The transport to use.
-    @Option(help: "How to reach the other agent: rfcomm (Bluetooth) or loopback (same machine).")
-    public var transport: Transport = .rfcomm
+    /// The transport, when given.
+    @Option(help: "How to reach the other agent: rfcomm (Bluetooth) or loopback (same machine); default: the file's, else rfcomm.")
+    public var transport: TransportKind?
 
     /// Creates default options.
     public init() {}
+
+    /// A flag's endpoint in the written form the configuration takes: a value with a scheme
+    /// (`unix:`, `tcp:`, `rfcomm:`) as it is, anything else as a Unix socket's path, so that
+    /// `--peer run/wearable.sock` keeps working beside `--peer tcp:127.0.0.1:7300`.
+    public static func endpoint(flag value: String?) -> String? {
+        guard let value, !value.isEmpty else { return value }
+        let schemes = ["unix:", "tcp:", "rfcomm:"]
+        return schemes.contains(where: value.hasPrefix) ? value : "unix:" + value
+    }
 }
 
 /// Raised by an agent asked for the Bluetooth transport, which this build does not contain yet.
@@ -29,6 +42,7 @@ public struct AgentUnavailable: Error, CustomStringConvertible {
     /// What happened and what works instead.
     public var description: String {
         "\(name): the Bluetooth (rfcomm) transport is not in this build yet; "
-            + "run both agents on one machine with --transport loopback (README.md, \"Status\")"
+            + "run both agents on one machine with --transport loopback (or transport = \"loopback\" in the "
+            + "configuration file; README.md, \"Status\")"
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-public import RelayLink
-public import RelayLinkRuntime
+import RelayLink
+import RelayLinkRuntime
 import RelayStore
-public import RelayWire
+import RelayWire
 import WearableUI
 
 /// One connection's view of the wearable's link: the delegate the connection's driver calls,
@@ -12,7 +12,7 @@ struct WearableSessionDelegate: LinkDelegate {
     let link: WearableLink
     let connection: Int
 
-    func loadLogs() async throws -> LinkSession.Logs { try await link.loadLogs() }
+    func loadLogs() async throws -> LinkSession.Logs { try link.loadLogs(for: connection) }
     func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws { try await link.apply(seq: seq, body: body) }
     func acknowledged(through seq: UInt64) async throws { try await link.acknowledged(through: seq) }
     func peerLogReset(epoch: UInt64) async throws { try await link.peerLogReset(epoch: epoch) }
@@ -26,8 +26,14 @@ struct WearableSessionDelegate: LinkDelegate {
 }
 
 extension WearableLink {
-    func loadLogs() async throws -> LinkSession.Logs {
-        try database.read { db in try LinkLogTables.load(db) }
+    /// The stored logs for connection `id`; under the lock that appends take, so an entry
+    /// appended later is handed to this connection (`LinkState.handOut`).
+    func loadLogs(for id: Int) throws -> LinkSession.Logs {
+        try state.withLock { state in
+            let logs = try database.read { db in try LinkLogTables.load(db) }
+            state.loaded.insert(id)
+            return logs
+        }
     }
 
     /// Applies a change of the phone's log: the replica's effects, the cursor and any report
@@ -36,7 +42,7 @@ extension WearableLink {
         guard case .change(let change) = body else {
             throw WearableLinkError.unexpected("the phone sent a log entry that is not a change")
         }
-        let (effects, presented) = try state.withLock { state -> ([ReplicaEffect], [UIEvent]) in
+        let effects = try state.withLock { state -> [ReplicaEffect] in
             var replica = state.replica
             let effects = replica.apply(change)
             let reports = try database.write { db -> [(UInt64, Relay_V1_Envelope.OneOf_Body)]? in
@@ -53,13 +59,16 @@ extension WearableLink {
                     return (try LinkLogTables.append(db, body), body)
                 }
             }
-            guard let reports else { return ([], []) }
+            guard let reports else { return [] }
             state.replica = replica
-            for (seq, body) in reports { state.commands?.yield(.append(seq: seq, body: body)) }
-            return (effects, ReplicaPresentation.events(for: effects, in: replica.contents))
+            for (seq, body) in reports { state.handOut(seq: seq, body: body) }
+            // Queued for the screen with the lock held: two overlapping connections apply
+            // consecutive entries, and the screen must hear of them in the order they committed.
+            let presented = ReplicaPresentation.events(for: effects, in: replica.contents)
+            if !presented.isEmpty { present(presented) }
+            return effects
         }
         for effect in effects { log(effect) }
-        if !presented.isEmpty { present(presented) }
     }
 
     func acknowledged(through seq: UInt64) async throws {

@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 public import RelayCore
 public import Logging
-public import RelayLink
-public import RelayLinkRuntime
+import RelayLink
+import RelayLinkRuntime
 public import RelayStore
 public import RelayTransport
 public import RelayWire
@@ -81,10 +81,20 @@ public final class WearableLink: Sendable {
         var lastError: String?
         var pairing: PairingSession?
         var roundTrip: Duration?
+        /// Connections whose session has loaded the outbound log (`loadLogs(for:)`). The phone's
+        /// hello, which makes a connection current, comes a round trip later: an entry appended
+        /// in between is in neither the loaded copy nor the current session, so every loaded
+        /// connection is handed each new entry (a driver skips one it has).
+        var loaded: Set<Int> = []
 
         /// Where to send: the current session, if there is one.
         var commands: AsyncStream<LinkConnectionDriver.Command>.Continuation? {
             current.flatMap { connections[$0] }
+        }
+
+        /// Hands an entry just persisted in the outbound log to every session that loaded the log.
+        func handOut(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) {
+            for id in loaded { connections[id]?.yield(.append(seq: seq, body: body)) }
         }
     }
 
@@ -137,6 +147,7 @@ public final class WearableLink: Sendable {
         let outcome = await driver.run(connection, commands: commands)
         let wasCurrent = state.withLock { state -> Bool in
             state.connections.removeValue(forKey: id)
+            state.loaded.remove(id)
             guard state.current == id else { return false }
             state.current = nil
             state.peer = nil
@@ -180,7 +191,7 @@ public final class WearableLink: Sendable {
         event.response = Relay_V1_Response(response)
         try state.withLock { state in
             let seq = try database.write { db in try LinkLogTables.append(db, .event(event)) }
-            state.commands?.yield(.append(seq: seq, body: .event(event)))
+            state.handOut(seq: seq, body: .event(event))
         }
     }
 

@@ -24,7 +24,7 @@ struct IdleMemoryBenchmark: AsyncParsableCommand {
         }
         let agent = try ChildProcess(executable, [
             "--transport", "loopback", "--control-socket", directory + "/wearable.sock", "--framebuffer", directory + "/wearable.fb",
-            "--state-dir", directory + "/state",
+            "--state-directory", directory + "/state",
         ])
         var lines = agent.lines.makeAsyncIterator()
         guard let ready = await lines.next(), ready.hasPrefix("ready:") else {

@@ -104,7 +104,7 @@ struct NotifyBenchmark: AsyncParsableCommand {
     ) async throws {
         let agent = try ChildProcess(executable, [
             "--transport", "loopback", "--bus", bus.address, "--control-socket", directory + "/phone.sock",
-            "--state-dir", directory + "/state", "--peer", directory + "/wearable-link.sock",
+            "--state-directory", directory + "/state", "--peer", directory + "/wearable-link.sock",
             // Not the machine's system bus: the benchmark touches nothing outside its own bus.
             "--system-bus", "unix:path=\(directory)/no-system-bus",
         ])

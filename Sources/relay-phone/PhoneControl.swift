@@ -32,12 +32,13 @@ struct PhoneControl: Sendable {
         case "pair": pair()
         case "pair-confirm": confirmPairing(request.action)
         case "unpair": unpair()
+        case "reconnect": reconnect()
         case "lock": overriding(true)
         case "unlock": overriding(false)
         case "lock-auto": overriding(nil)
         default:
             .failure(
-                "unknown command '\(request.command)'; relay-phone knows: status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair")
+                "unknown command '\(request.command)'; relay-phone knows: status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair, reconnect")
         }
     }
 

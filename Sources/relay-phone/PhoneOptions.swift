@@ -1,65 +1,51 @@
-public import ArgumentParser
-import Foundation
-import Glibc
-import RelayControl
-import PhoneAgent
-import RelayDBus
-import RelayStore
+import ArgumentParser
+import RelayCLI
+import RelayConfig
 
-/// The options of the phone's notification server and control socket.
+/// relay-phone's flags. Each stands for a key of phone.toml and has no default of its own:
+/// a flag left out is `nil`, so the file's value (else the key's default) stands.
 struct PhoneOptions: ParsableArguments {
-    @Option(help: "The bus to serve org.freedesktop.Notifications on: session, system, or a D-Bus address (unix:path=…).")
-    var bus: String = "session"
+    @Option(help: "The bus to serve org.freedesktop.Notifications on: session, system, or a D-Bus address (unix:path=…); default: session.")
+    var bus: String?
 
-    @Option(name: .customLong("system-bus"), help: "The system bus, for logind's lock state: system, or a D-Bus address (unix:path=…).")
-    var systemBus: String = "system"
+    @Option(name: .customLong("system-bus"), help: "The system bus, for logind's lock state: system, or a D-Bus address (unix:path=…); default: system.")
+    var systemBus: String?
 
     @Option(name: .customLong("control-socket"), help: "Control socket; default: $XDG_RUNTIME_DIR/relay/phone.sock, else /tmp/relay-$UID/phone.sock.")
     var controlSocket: String?
 
-    @Option(help: "The wearable's link socket in loopback mode; default: wearable-link.sock in $XDG_RUNTIME_DIR/relay (else /tmp/relay-$UID), where relay-wearable listens by default.")
+    @Option(help: "Where the wearable listens: a Unix socket's path, or unix:PATH or tcp:HOST:PORT; default: wearable-link.sock in $XDG_RUNTIME_DIR/relay (else /tmp/relay-$UID), where relay-wearable listens by default.")
     var peer: String?
 
-    @Option(name: .customLong("state-dir"), help: "Keys and database; default: $STATE_DIRECTORY, else $XDG_STATE_HOME/relay/phone (~/.local/state/relay/phone).")
+    @Option(name: .customLong("state-directory"), help: "Keys and database; default: $STATE_DIRECTORY, else $XDG_STATE_HOME/relay/phone (~/.local/state/relay/phone).")
     var stateDirectory: String?
 
     @Option(name: .customLong("device-name"), help: "The name the wearable shows for this phone; default: the host name.")
     var deviceName: String?
 
-    @Option(name: .customLong("when-unlocked"), help: "While the phone is unlocked: none (notifications stay on the phone) or silent (synced without alerting).")
-    var whenUnlocked: MirrorSettings.WhenUnlocked = .none
+    @Option(help: "The language of hidden-preview placeholders (en, pt-BR); default: from LC_ALL, LC_MESSAGES or LANG.")
+    var language: String?
 
-    /// The wearable's link socket, absolute.
-    func resolvedPeer(environment: [String: String]) -> String {
-        let path = peer ?? ControlSocketPath.runtimeDirectory(environment: environment, uid: getuid()) + "/wearable-link.sock"
-        return path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    }
+    @Option(name: .customLong("when-unlocked"), help: "Notifications arriving while the phone is unlocked: none (they stay on the phone) or silent (synced without alerting); default: none.")
+    var whenUnlocked: UnlockedMirroring?
 
-    /// The state directory.
-    func resolvedStateDirectory(environment: [String: String]) -> StateDirectory {
-        guard let stateDirectory else { return StateDirectory.resolve(role: "phone", environment: environment) }
-        return StateDirectory(path: stateDirectory.hasPrefix("/") ? stateDirectory : FileManager.default.currentDirectoryPath + "/" + stateDirectory)
-    }
+    @Option(name: .customLong("show-previews"), help: "Whether the wearable shows notifications' text: always or never (placeholders); when_unlocked acts as always; default: always.")
+    var showPreviews: PreviewVisibility?
 
-    /// The bus to connect to.
-    var resolvedBus: DBusConnection.Bus {
-        switch bus {
-        case "session": .session
-        case "system": .system
-        default: .address(bus)
-        }
-    }
-
-    /// The system bus to connect to for logind.
-    var resolvedSystemBus: DBusConnection.Bus {
-        systemBus == "system" ? .system : .address(systemBus)
-    }
-
-    /// The control socket's path, absolute.
-    func resolvedControlSocket(environment: [String: String], currentDirectory: String) -> String {
-        let path = controlSocket ?? ControlSocketPath.defaultPath(role: "phone", environment: environment, uid: getuid())
-        return path.hasPrefix("/") ? path : currentDirectory + "/" + path
+    /// The flags given, for `PhoneConfiguration` to put over the file.
+    func flags(agent: AgentOptions) -> ConfigurationFlags {
+        typealias Keys = PhoneConfiguration.Keys
+        var flags = ConfigurationFlags()
+        flags.set(Keys.transport, agent.transport)
+        flags.set(Keys.peer, AgentOptions.endpoint(flag: peer))
+        flags.set(Keys.bus, bus)
+        flags.set(Keys.systemBus, systemBus)
+        flags.set(Keys.controlSocket, controlSocket)
+        flags.set(Keys.stateDirectory, stateDirectory)
+        flags.set(Keys.deviceName, deviceName)
+        flags.set(Keys.language, language)
+        flags.set(Keys.whenUnlocked, whenUnlocked)
+        flags.set(Keys.showPreviews, showPreviews)
+        return flags
     }
 }
-
-extension MirrorSettings.WhenUnlocked: ExpressibleByArgument {}

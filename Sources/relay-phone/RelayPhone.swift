@@ -32,28 +32,25 @@ struct RelayPhone: AsyncParsableCommand {
     @OptionGroup var phone: PhoneOptions
 
     func run() async throws {
+        // The configuration before anything else: a mistake in it stops the agent (exit 1, the
+        // file's line on standard error) before a socket or a bus is touched.
+        let environment = ProcessInfo.processInfo.environment
+        let settings = try PhoneSettings.load(agent: agent, phone: phone, environment: environment)
         // The Bluetooth link is not built yet; pretending to have one would hide that.
-        guard agent.transport == .loopback else { throw AgentUnavailable(name: "relay-phone") }
+        guard settings.transport == .loopback else { throw AgentUnavailable(name: "relay-phone") }
         let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        log("relay-phone: " + settings.source)
         // Signals and the socket first, before any thread exists: the listener's umask is process-wide.
         let signals = try ShutdownSignals()
-        let listener = try ControlListener.open(
-            path: phone.resolvedControlSocket(
-                environment: ProcessInfo.processInfo.environment, currentDirectory: FileManager.default.currentDirectoryPath))
+        let listener = try ControlListener.open(path: settings.controlSocket)
         defer { listener.close() }
 
         // The state (keys, database) and the link to the wearable, before the bus: a damaged or
         // open state directory stops the agent with its reason before it serves anything.
-        let environment = ProcessInfo.processInfo.environment
         let lock = PhoneLock(log: log)
         let link = try PhoneLink(
-            directory: phone.resolvedStateDirectory(environment: environment),
-            configuration: PhoneLink.Configuration(
-                endpoint: .unix(path: phone.resolvedPeer(environment: environment)),
-                deviceName: phone.deviceName ?? ProcessInfo.processInfo.hostName),
-            logger: AgentLog.logger(label: "relay-phone"))
-        let mirror = try MirrorCoordinator(
-            link: link, settings: MirrorSettings(whenUnlocked: phone.whenUnlocked), logger: AgentLog.logger(label: "relay-phone"))
+            directory: settings.stateDirectory, configuration: settings.link, logger: AgentLog.logger(label: "relay-phone"))
+        let mirror = try MirrorCoordinator(link: link, settings: settings.mirror, logger: AgentLog.logger(label: "relay-phone"))
         let restored = try mirror.storedNotifications().compactMap { stored -> CentreRecord? in
             do { return try CentreRecord.decode(stored.record) } catch {
                 log("relay-phone: a stored notification (\(stored.centreID)) could not be read and is dropped: \(error)")
@@ -61,7 +58,7 @@ struct RelayPhone: AsyncParsableCommand {
             }
         }
 
-        let connection = try await DBusConnection.connect(to: phone.resolvedBus)
+        let connection = try await DBusConnection.connect(to: settings.bus)
         let server = NotificationServer(
             connection: connection, log: log, mirror: mirror, restored: restored, isLocked: { lock.isLocked })
         link.attach(server)
@@ -72,7 +69,7 @@ struct RelayPhone: AsyncParsableCommand {
         do {
             // Exported before the name is ours, so the first call after acquiring it finds the object.
             try connection.export([server.interface], at: NotificationServer.path)
-            monitor = try await PhoneMode.start(on: connection, bus: phone.resolvedBus, server: server, signals: signals, log: log)
+            monitor = try await PhoneMode.start(on: connection, bus: settings.bus, server: server, signals: signals, log: log)
             // Relay's own API (Docs/RICH-API.md), in either mode.
             try await rich.start(on: connection)
         } catch {
@@ -81,11 +78,11 @@ struct RelayPhone: AsyncParsableCommand {
         }
 
         // Lock sources: logind on the system bus, screensavers on the bus served (the session bus).
-        let systemBus = await PhoneLock.connectSystemBus(phone.resolvedSystemBus, named: phone.systemBus, log: log)
+        let systemBus = await PhoneLock.connectSystemBus(settings.systemBus, named: settings.systemBusName, log: log)
         let lockWatcher = LockWatcher(system: systemBus, session: connection) { log("relay-phone: " + $0) }
         let following = lock.follow(lockWatcher)
 
-        let ready = "ready: \(NotificationServer.busName) on \(phone.bus) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
+        let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
         // A lost bus stops the agent as a signal would, through the same clean path.
         let watcher = Task {

@@ -21,6 +21,9 @@ struct RelayWearable: ParsableCommand {
             through the control socket (Docs/CONTROL.md). It prints "ready: …" on standard \
             output once the socket accepts requests, and stops on SIGINT or SIGTERM, removing \
             its socket.
+
+            Settings come from wearable.toml (--config; Docs/CONFIGURATION.md); flags override \
+            the file.
             """,
         version: "relay-wearable \(RelayVersion.string)")
 
@@ -28,11 +31,13 @@ struct RelayWearable: ParsableCommand {
     @OptionGroup var screen: WearableOptions
 
     func run() throws {
+        // The configuration before anything else: a mistake in it stops the agent (exit 1, the
+        // file's line on standard error) before the screen or a socket is opened.
+        let (transport, configuration, source) = try screen.resolve(agent: agent, environment: ProcessInfo.processInfo.environment)
         // The Bluetooth link is not built yet; pretending to have one would hide that.
-        guard agent.transport == .loopback else { throw AgentUnavailable(name: "relay-wearable") }
-        let environment = ProcessInfo.processInfo.environment
-        let runtime = try WearableRuntime(
-            configuration: try screen.resolve(environment: environment, currentDirectory: FileManager.default.currentDirectoryPath))
+        guard transport == .loopback else { throw AgentUnavailable(name: "relay-wearable") }
+        FileHandle.standardError.write(Data(("relay-wearable: " + source + "\n").utf8))
+        let runtime = try WearableRuntime(configuration: configuration)
         try runtime.run()
     }
 }

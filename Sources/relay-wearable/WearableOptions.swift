@@ -1,11 +1,16 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import RelayCLI
+import RelayConfig
 import RelayControl
 import RelayDisplay
 import RelayStore
+import RelayTransport
+import WearableUI
 
-/// The options of the wearable's screen, keys and control socket.
+/// relay-wearable's flags. Each stands for a key of wearable.toml and has no default of its
+/// own: a flag left out is `nil` (or empty), so the file's value (else the key's default) stands.
 struct WearableOptions: ParsableArguments {
     @Option(name: .customLong("control-socket"), help: "Control socket; default: $XDG_RUNTIME_DIR/relay/wearable.sock, else /tmp/relay-$UID/wearable.sock.")
     var controlSocket: String?
@@ -13,22 +18,22 @@ struct WearableOptions: ParsableArguments {
     @Option(help: "Framebuffer: a device (/dev/fb1) or a file, created if missing; default: wearable.fb beside the control socket's default.")
     var framebuffer: String?
 
-    @Option(help: "Width in pixels of a file framebuffer (a device reports its own).")
-    var width: Int = 240
+    @Option(help: "Width in pixels of a file framebuffer (a device reports its own); default: 240.")
+    var width: Int?
 
-    @Option(help: "Height in pixels of a file framebuffer.")
-    var height: Int = 240
+    @Option(help: "Height in pixels of a file framebuffer; default: 240.")
+    var height: Int?
 
-    @Option(help: "Pixel format of a file framebuffer: rgb565 or xrgb8888.")
-    var format: String = "rgb565"
+    @Option(help: "Pixel format of a file framebuffer; default: rgb565.")
+    var format: FramebufferFormat?
 
-    @Option(name: .customLong("input"), help: "An evdev device to read keys from (/dev/input/event0); repeatable.")
+    @Option(name: .customLong("input"), help: "An evdev device to read keys from (/dev/input/event0); repeatable; replaces the file's inputs.")
     var inputs: [String] = []
 
-    @Option(help: "Where the phone connects in loopback mode (a Unix socket); default: wearable-link.sock beside the control socket.")
+    @Option(help: "Where the phone connects in loopback mode: a Unix socket's path, or unix:PATH; default: wearable-link.sock beside the control socket.")
     var listen: String?
 
-    @Option(name: .customLong("state-dir"), help: "Keys and database; default: $STATE_DIRECTORY, else $XDG_STATE_HOME/relay/wearable (~/.local/state/relay/wearable).")
+    @Option(name: .customLong("state-directory"), help: "Keys and database; default: $STATE_DIRECTORY, else $XDG_STATE_HOME/relay/wearable (~/.local/state/relay/wearable).")
     var stateDirectory: String?
 
     @Option(name: .customLong("device-name"), help: "The name the phone shows for this wearable; default: the host name.")
@@ -37,43 +42,87 @@ struct WearableOptions: ParsableArguments {
     @Option(name: .customLong("time-zone"), help: "Time zone of the watch face (IANA name); default: the system's.")
     var timeZone: String?
 
-    func validate() throws {
-        guard PixelFormat(rawValue: format) != nil else {
-            throw ValidationError("--format must be one of: \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        guard (1...4096).contains(width), (1...4096).contains(height) else {
-            throw ValidationError("--width and --height must be between 1 and 4096 pixels")
-        }
+    @Option(help: "The language of the screens' plural rules (en, pt-BR); default: from LC_ALL, LC_MESSAGES or LANG.")
+    var language: String?
+
+    /// The flags given, for the configuration to put over the file.
+    func flags(agent: AgentOptions) -> ConfigurationFlags {
+        typealias Keys = RelayConfig.WearableConfiguration.Keys
+        var flags = ConfigurationFlags()
+        flags.set(Keys.transport, agent.transport)
+        flags.set(Keys.listen, AgentOptions.endpoint(flag: listen))
+        flags.set(Keys.controlSocket, controlSocket)
+        flags.set(Keys.stateDirectory, stateDirectory)
+        flags.set(Keys.deviceName, deviceName)
+        flags.set(Keys.framebuffer, framebuffer)
+        flags.set(Keys.width, width)
+        flags.set(Keys.height, height)
+        flags.set(Keys.format, format)
+        flags.set(Keys.inputs, inputs.isEmpty ? nil : inputs)
+        flags.set(Keys.timeZone, timeZone)
+        flags.set(Keys.language, language)
+        return flags
     }
 
-    /// The options with defaults filled in and relative paths made absolute.
-    func resolve(environment: [String: String], currentDirectory: String) throws -> WearableConfiguration {
-        func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : currentDirectory + "/" + path }
+    /// Reads wearable.toml with the flags over it, fills in the defaults and makes paths
+    /// absolute. A problem is written on standard error with its file, line and column (or
+    /// flag) and stops the agent with exit status 1, before the screen or a socket is opened.
+    func resolve(agent: AgentOptions, environment: [String: String]) throws(ExitCode) -> (TransportKind, WearableConfiguration, source: String) {
+        let loaded = try agent.loadConfiguration(
+            RelayConfig.WearableConfiguration.self, flags: flags(agent: agent), executable: "relay-wearable", environment: environment)
+        let file = loaded.settings
         let directory = ControlSocketPath.runtimeDirectory(environment: environment, uid: getuid())
-        var zone = TimeZone.current
-        if let timeZone {
-            guard let named = TimeZone(identifier: timeZone) else {
-                throw ValidationError("unknown time zone '\(timeZone)'; use an IANA name such as Europe/Berlin")
-            }
-            zone = named
-        }
-        let control = absolute(controlSocket ?? ControlSocketPath.defaultPath(role: "wearable", environment: environment, uid: getuid()))
-        return WearableConfiguration(
+        let control = file.controlSocket ?? ControlSocketPath.defaultPath(role: "wearable", environment: environment, uid: getuid())
+        let interface = UIConfiguration(
+            // The schema checked the name against the system's zones; the fallback is for a
+            // zone removed between that check and this line.
+            timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
+            language: file.language ?? EnvironmentLanguage.tag(in: environment),
+            shortLookDuration: TimeInterval(file.display.shortLookSeconds),
+            twentyFourHourClock: file.display.twentyFourHourClock)
+        let configuration = WearableConfiguration(
             controlSocket: control,
-            framebuffer: absolute(framebuffer ?? directory + "/wearable.fb"),
+            framebuffer: file.framebuffer ?? directory + "/wearable.fb",
             runtimeDirectory: directory,
-            geometry: FramebufferGeometry(width: width, height: height, format: PixelFormat(rawValue: format) ?? .rgb565),
-            inputs: inputs.map(absolute),
-            timeZone: zone,
+            geometry: FramebufferGeometry(
+                width: file.width, height: file.height, format: file.format == .xrgb8888 ? .xrgb8888 : .rgb565),
+            inputs: file.inputs,
+            interface: interface,
             // Beside the control socket by default: one folder per wearable, already private.
-            linkSocket: absolute(listen ?? (control as NSString).deletingLastPathComponent + "/wearable-link.sock"),
-            stateDirectory: stateDirectory.map { StateDirectory(path: absolute($0)) }
+            linkSocket: try Self.linkSocket(loaded, besideControlSocket: control),
+            stateDirectory: file.stateDirectory.map { StateDirectory(path: $0) }
                 ?? StateDirectory.resolve(role: "wearable", environment: environment),
-            deviceName: deviceName ?? ProcessInfo.processInfo.hostName)
+            deviceName: file.deviceName ?? ProcessInfo.processInfo.hostName,
+            heartbeat: .seconds(file.link.heartbeatSeconds),
+            timeout: .seconds(file.link.timeoutSeconds))
+        return (file.transport, configuration, loaded.summary)
+    }
+
+    /// The Unix socket to listen on: the runtime serves its link on a socket path, so an
+    /// endpoint of another kind stops the agent naming where it was written.
+    private static func linkSocket(_ loaded: LoadedConfiguration<RelayConfig.WearableConfiguration>, besideControlSocket control: String)
+        throws(ExitCode) -> String
+    {
+        guard let written = loaded.settings.listen else {
+            return (control as NSString).deletingLastPathComponent + "/wearable-link.sock"
+        }
+        let origin = loaded.values.origin(of: RelayConfig.WearableConfiguration.Keys.listen.path)
+        let endpoint: TransportEndpoint
+        do {
+            endpoint = try TransportEndpoint(parsing: written)
+        } catch {
+            throw ConfigurationRefusal.refuse("\(origin): listen is \"\(written)\": \(error)", executable: "relay-wearable")
+        }
+        guard case .unix(let path) = endpoint else {
+            throw ConfigurationRefusal.refuse(
+                "\(origin): listen is \"\(written)\", but relay-wearable listens on a Unix socket in this build; "
+                    + "give unix:PATH or a path", executable: "relay-wearable")
+        }
+        return path
     }
 }
 
-/// What the runtime needs, resolved from the options.
+/// What the runtime needs, resolved from the configuration and the flags.
 struct WearableConfiguration {
     /// The control socket's path.
     var controlSocket: String
@@ -85,12 +134,16 @@ struct WearableConfiguration {
     var geometry: FramebufferGeometry
     /// evdev devices to read.
     var inputs: [String]
-    /// The watch face's zone.
-    var timeZone: TimeZone
+    /// The screens' settings: time zone, language, short look, clock.
+    var interface: UIConfiguration
     /// The Unix socket the phone connects to in loopback mode.
     var linkSocket: String
     /// Keys and database.
     var stateDirectory: StateDirectory
     /// The name the phone shows.
     var deviceName: String
+    /// Heartbeat interval on the link.
+    var heartbeat: Duration
+    /// Silence after which the link counts as lost.
+    var timeout: Duration
 }

@@ -25,14 +25,18 @@ final class WearableRuntime {
     private let framebuffer: Framebuffer
     private let display: WearableDisplay
     private let input: EvdevReader?
-    private var machine: UIStateMachine
+    private(set) var machine: UIStateMachine
     private let started = ContinuousClock.now
     /// UI events from the link's tasks, drained on this thread.
     private let mailbox: Mailbox<[UIEvent]>
-    private let link: WearableLink
+    let link: WearableLink
     private let linkEndpoint: String
     private var serving: Task<Void, any Error>?
     private var alerts = 0
+    /// Alerts per notification identifier since start (`notifications`, WearableRuntime+Replica.swift).
+    var alertCounts: [String: Int] = [:]
+    /// Benchmarks only: when each notification reached the screen (`RELAY_PRESENT_TRACE`).
+    private let trace = PresentTrace(environment: ProcessInfo.processInfo.environment)
 
     init(configuration: WearableConfiguration) throws {
         self.configuration = configuration
@@ -44,7 +48,7 @@ final class WearableRuntime {
         display = WearableDisplay(framebuffer: framebuffer, renderer: ScreenRenderer(layout: layout))
         machine = UIStateMachine(
             state: UIState(now: Date(), link: .outOfRange),
-            configuration: UIConfiguration(timeZone: configuration.timeZone), layout: layout)
+            configuration: configuration.interface, layout: layout)
         input = configuration.inputs.isEmpty ? nil : try EvdevReader(paths: configuration.inputs)
         let mailbox = try Mailbox<[UIEvent]>()
         self.mailbox = mailbox
@@ -52,7 +56,8 @@ final class WearableRuntime {
             directory: configuration.stateDirectory,
             configuration: WearableLink.Configuration(
                 deviceName: configuration.deviceName,
-                capabilities: Self.capabilities(of: geometry)),
+                capabilities: Self.capabilities(of: geometry),
+                heartbeat: configuration.heartbeat, timeout: configuration.timeout),
             logger: AgentLog.logger(label: "relay-wearable"),
             present: { mailbox.submit($0) })
         linkEndpoint = configuration.linkSocket
@@ -102,7 +107,14 @@ final class WearableRuntime {
             }
             if polled[2].revents != 0 {
                 mailbox.acknowledgeWakeUp()
-                for event in mailbox.take().joined() { apply(event) }
+                // A burst arrives as many events; the screen is drawn once for all of them.
+                let batch = Array(mailbox.take().joined())
+                var changed = false
+                for event in batch { changed = handle(event) || changed }
+                if changed {
+                    display.show(machine.screenModel)
+                    trace?.presented(batch)
+                }
             }
             if let input, polled.dropFirst(3).contains(where: { $0.revents != 0 }) {
                 for event in try input.read(timeoutMilliseconds: 0) where event.triggers {
@@ -116,7 +128,14 @@ final class WearableRuntime {
 
     /// Feeds an event, carries out what the state machine asks, and shows the result when
     /// the screen changed.
-    private func apply(_ event: UIEvent) {
+    func apply(_ event: UIEvent) {
+        if handle(event) { display.show(machine.screenModel) }
+    }
+
+    /// Feeds an event and carries out what the state machine asks; returns whether the
+    /// screen changed.
+    private func handle(_ event: UIEvent) -> Bool {
+        countAlert(event)
         let actions = machine.handle(event)
         for action in actions {
             switch action {
@@ -136,7 +155,7 @@ final class WearableRuntime {
                 link.confirmPairing(accepted)
             }
         }
-        if actions.contains(.render) { display.show(machine.screenModel) }
+        return actions.contains(.render)
     }
 
     /// Listens for the phone on the link socket and waits until it does, so that the ready
@@ -189,7 +208,9 @@ final class WearableRuntime {
         case "press": press(request.key)
         case "screenshot": screenshot(request.path)
         case "unpair": unpair()
-        default: .failure("unknown command '\(request.command)'; relay-wearable knows: status, press, screenshot, unpair")
+        case "notifications": notifications()
+        case "respond": respond(request)
+        default: .failure("unknown command '\(request.command)'; relay-wearable knows: status, press, screenshot, unpair, notifications, respond")
         }
     }
 

@@ -74,7 +74,7 @@ import Testing
             let socket = directory + "/phone.sock"
             let phone = try ChildProcess(
                 RelayCtlTests.binary("relay-phone").path,
-                ["--transport", "loopback", "--bus", bus.address, "--system-bus", systemBus, "--control-socket", socket, "--state-dir", socket + ".state", "--peer", socket + ".link"],
+                ["--transport", "loopback", "--bus", bus.address, "--system-bus", systemBus, "--control-socket", socket, "--state-directory", socket + ".state", "--peer", socket + ".link"],
                 mergingStandardError: true)
             var lines = phone.lines.makeAsyncIterator()
             var startup: [String] = []

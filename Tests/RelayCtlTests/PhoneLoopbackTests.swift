@@ -86,7 +86,7 @@ import Testing
             // A second server on the same bus says who owns the name instead of queueing.
             let second = try await runCommand(
                 RelayCtlTests.binary("relay-phone").path,
-                ["--transport", "loopback", "--bus", bus.address, "--control-socket", socket + ".second", "--state-dir", socket + ".second.state"])
+                ["--transport", "loopback", "--bus", bus.address, "--control-socket", socket + ".second", "--state-directory", socket + ".second.state"])
             #expect(second.status != 0)
         }
     }
@@ -102,7 +102,7 @@ import Testing
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let socket = directory + "/phone.sock"
             let phone = try ChildProcess(
-                RelayCtlTests.binary("relay-phone").path, ["--transport", "loopback", "--bus", bus.address, "--control-socket", socket, "--state-dir", socket + ".state", "--peer", socket + ".link"])
+                RelayCtlTests.binary("relay-phone").path, ["--transport", "loopback", "--bus", bus.address, "--control-socket", socket, "--state-directory", socket + ".state", "--peer", socket + ".link"])
             var lines = phone.lines.makeAsyncIterator()
             let ready = await lines.next()
             guard ready?.hasPrefix("ready: org.freedesktop.Notifications on \(bus.address)") == true else {

@@ -114,7 +114,7 @@ import Testing
         let socket = directory + "/phone.sock"
         let phone = try ChildProcess(
             RelayCtlTests.binary("relay-phone").path,
-            ["--transport", "loopback", "--bus", bus.address, "--system-bus", "unix:path=\(directory)/no-system-bus", "--control-socket", socket, "--state-dir", socket + ".state", "--peer", socket + ".link"],
+            ["--transport", "loopback", "--bus", bus.address, "--system-bus", "unix:path=\(directory)/no-system-bus", "--control-socket", socket, "--state-directory", socket + ".state", "--peer", socket + ".link"],
             mergingStandardError: true)
         var lines = phone.lines.makeAsyncIterator()
         guard let ready = await next(&lines, where: { $0.hasPrefix("ready: ") }) else {

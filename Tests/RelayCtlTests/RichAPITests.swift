@@ -164,7 +164,7 @@ import Testing
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let socket = directory + "/phone.sock"
             let phone = try ChildProcess(
-                RelayCtlTests.binary("relay-phone").path, ["--transport", "loopback", "--bus", bus.address, "--control-socket", socket, "--state-dir", socket + ".state", "--peer", socket + ".link"])
+                RelayCtlTests.binary("relay-phone").path, ["--transport", "loopback", "--bus", bus.address, "--control-socket", socket, "--state-directory", socket + ".state", "--peer", socket + ".link"])
             var lines = phone.lines.makeAsyncIterator()
             let ready = await lines.next()
             guard ready?.hasPrefix("ready: org.freedesktop.Notifications on \(bus.address)") == true else {

@@ -15,7 +15,7 @@ import Testing
         let socket = directory + "/wearable.sock"
         let agent = try ChildProcess(RelayCtlTests.binary("relay-wearable").path, [
             "--transport", "loopback", "--control-socket", socket, "--framebuffer", directory + "/wearable.fb",
-            "--state-dir", directory + "/state", "--width", "200", "--height", "120", "--format", "xrgb8888", "--time-zone", "UTC",
+            "--state-directory", directory + "/state", "--width", "200", "--height", "120", "--format", "xrgb8888", "--time-zone", "UTC",
         ])
         // Readiness is an event: the agent prints "ready:" once its socket accepts requests.
         var lines = agent.lines.makeAsyncIterator()

@@ -29,11 +29,18 @@ public struct LinkSettings: Sendable, Hashable {
             "The longest wait between reconnection attempts.")
     }
 
-    /// The `[link]` section for a schema.
-    static let section = ConfigSection(
-        "link", "The link between the agents: heartbeats, loss detection and reconnection.",
-        keys: [Keys.heartbeatSeconds.erased, Keys.timeoutSeconds.erased, Keys.reconnectMinSeconds.erased,
-               Keys.reconnectMaxSeconds.erased])
+    /// The `[link]` section for a schema. Both files accept every key, so one `[link]` section
+    /// can be copied between them; an agent that only listens (`reconnects: false`) says in
+    /// the documentation that it ignores the reconnection keys.
+    static func section(reconnects: Bool) -> ConfigSection {
+        let reconnection = [Keys.reconnectMinSeconds.erased, Keys.reconnectMaxSeconds.erased].map { key in
+            reconnects ? key : key.documented(
+                as: key.summary + " relay-wearable does not use it: it listens, and the phone reconnects.")
+        }
+        return ConfigSection(
+            "link", "The link between the agents: heartbeats, loss detection and reconnection.",
+            keys: [Keys.heartbeatSeconds.erased, Keys.timeoutSeconds.erased] + reconnection)
+    }
 
     /// The rules between the section's keys.
     static let checks = [

@@ -41,8 +41,8 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         /// `peer`.
         public static let peer: ConfigKey<String> = .string(
             "peer", .endpoint, flag: "--peer",
-            "Where the wearable listens. Empty: in loopback its default socket in the runtime directory, "
-                + "over rfcomm the paired wearable.")
+            "Where the wearable listens; on the command line a plain path is a Unix socket. Empty: in loopback "
+                + "wearable-link.sock in $XDG_RUNTIME_DIR/relay (else /tmp/relay-$UID), where relay-wearable listens by default.")
         /// `bus`.
         public static let bus: ConfigKey<String> = .string(
             "bus", .bus(names: ["session", "system"]), default: "session", flag: "--bus",
@@ -70,19 +70,21 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
             "The language of hidden-preview placeholders and their plural rules. Empty: from LC_ALL, LC_MESSAGES or LANG.")
         /// `mirror.when_unlocked`.
         public static let whenUnlocked: ConfigKey<UnlockedMirroring> = .choice(
-            "mirror.when_unlocked", default: .doNotMirror,
-            "While the phone is unlocked: \"none\" leaves the wearable alone (it catches up when the phone locks); "
-                + "\"silent\" syncs notifications to it without alerting.")
+            "mirror.when_unlocked", default: .doNotMirror, flag: "--when-unlocked",
+            "Notifications that arrive while the phone is unlocked: \"none\" keeps them on the phone, where you are looking "
+                + "(they never reach the wearable, not even once the phone locks); \"silent\" syncs them to it without alerting.")
         /// `mirror.show_previews`.
         public static let showPreviews: ConfigKey<PreviewVisibility> = .choice(
-            "mirror.show_previews", default: .always,
-            "When the wearable shows a notification's text: \"always\", \"when_unlocked\" (the phone's lock state decides) "
-                + "or \"never\" (the category's placeholder, such as \"2 new messages\").")
+            "mirror.show_previews", default: .always, flag: "--show-previews",
+            "Whether the wearable shows a notification's text: \"always\", or \"never\" (the category's placeholder, "
+                + "such as \"2 new messages\"). \"when_unlocked\" acts as \"always\": the wearable alerts only while the "
+                + "phone is locked and has no lock of its own.")
         /// `mirror.offline_alert_window_seconds`.
         public static let offlineAlertWindowSeconds: ConfigKey<Int> = .integer(
             "mirror.offline_alert_window_seconds", default: 120, range: 0...3600, unit: "seconds",
-            "Notifications posted while the wearable was away still alert on reconnect if they are younger than this; "
-                + "older ones arrive silently. 0: none alert.")
+            "Reserved; not used by this build, where a notification queued while the wearable was away keeps the alert "
+                + "decided when it was posted. Meant: ones younger than this still alert on reconnect, older ones arrive "
+                + "silently; 0: none alert.")
     }
 
     /// Every key of `phone.toml`.
@@ -95,7 +97,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
                     Keys.transport.erased, Keys.peer.erased, Keys.bus.erased, Keys.systemBus.erased,
                     Keys.controlSocket.erased, Keys.stateDirectory.erased, Keys.deviceName.erased, Keys.language.erased,
                 ]),
-            LinkSettings.section,
+            LinkSettings.section(reconnects: true),
             ConfigSection(
                 "mirror", "What reaches the wearable, and how much of it.",
                 keys: [Keys.whenUnlocked.erased, Keys.showPreviews.erased, Keys.offlineAlertWindowSeconds.erased]),

@@ -8,7 +8,8 @@ public enum TransportKind: String, CaseIterable, Sendable {
 
 /// What the wearable gets while the phone is unlocked (the person is looking at the phone).
 public enum UnlockedMirroring: String, CaseIterable, Sendable {
-    /// Nothing alerts the wearable; notifications reach it once the phone locks (as watchOS does).
+    /// Notifications that arrive while the phone is unlocked stay on the phone and never reach
+    /// the wearable, not even once the phone locks (Apple's rule: they were seen where they arrived).
     case doNotMirror = "none"
     /// Notifications are synced to the wearable without alerting it.
     case silent
@@ -18,7 +19,8 @@ public enum UnlockedMirroring: String, CaseIterable, Sendable {
 public enum PreviewVisibility: String, CaseIterable, Sendable {
     /// Always the full text.
     case always
-    /// The full text while the phone is unlocked, the category's placeholder while it is locked.
+    /// Meant as iOS's "When Unlocked"; the phone treats it as `always`, because the wearable
+    /// alerts only while the phone is locked and has no lock of its own to decide by.
     case whenUnlocked = "when_unlocked"
     /// Always the placeholder ("2 new messages").
     case never

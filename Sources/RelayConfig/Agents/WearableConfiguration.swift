@@ -51,7 +51,8 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         /// `listen`.
         public static let listen: ConfigKey<String> = .string(
             "listen", .endpoint, flag: "--listen",
-            "Where to listen for the phone in loopback. Empty: a socket in the runtime directory; over rfcomm, BlueZ's profile.")
+            "Where to listen for the phone in loopback: a Unix socket (this build does not listen on tcp: yet); on the "
+                + "command line a plain path is a Unix socket. Empty: wearable-link.sock beside the control socket.")
         /// `control_socket`.
         public static let controlSocket: ConfigKey<String> = .string(
             "control_socket", .path, flag: "--control-socket",
@@ -98,15 +99,16 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         /// `display.dim_after_seconds`.
         public static let dimAfterSeconds: ConfigKey<Int> = .integer(
             "display.dim_after_seconds", default: 15, range: 0...3600, unit: "seconds",
-            "Seconds without a key press or alert before the screen dims. 0: never.")
+            "Reserved; not used by this build, whose screen never dims. Meant: seconds without a key press or alert "
+                + "before the screen dims; 0: never.")
         /// `display.twenty_four_hour_clock`.
         public static let twentyFourHourClock: ConfigKey<Bool> = .boolean(
             "display.twenty_four_hour_clock", default: true, "A 24-hour clock (21:41) rather than a 12-hour one (9:41 PM).")
         /// `haptics.vibrator`.
         public static let vibrator: ConfigKey<String> = .string(
             "haptics.vibrator", .path,
-            "The vibration motor's sysfs value file (/sys/class/leds/NAME/brightness or /sys/class/gpio/gpioN/value). "
-                + "Empty: no motor; vibrations are logged.")
+            "Reserved; not used by this build, which logs every vibration. Meant: the vibration motor's sysfs value "
+                + "file (/sys/class/leds/NAME/brightness or /sys/class/gpio/gpioN/value); empty: no motor.")
     }
 
     /// Every key of `wearable.toml`.
@@ -120,7 +122,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                     Keys.deviceName.erased, Keys.framebuffer.erased, Keys.width.erased, Keys.height.erased,
                     Keys.format.erased, Keys.inputs.erased, Keys.timeZone.erased, Keys.language.erased,
                 ]),
-            LinkSettings.section,
+            LinkSettings.section(reconnects: false),
             ConfigSection(
                 "display", "The screen's timing and clock.",
                 keys: [Keys.shortLookSeconds.erased, Keys.dimAfterSeconds.erased, Keys.twentyFourHourClock.erased]),

@@ -61,6 +61,11 @@ public struct AnyConfigKey: Sendable, Equatable {
         return String(path[..<dot])
     }
 
+    /// The same key with other documentation, for an agent that treats it differently.
+    func documented(as summary: String) -> AnyConfigKey {
+        AnyConfigKey(path: path, rule: rule, defaultValue: defaultValue, summary: summary, flag: flag)
+    }
+
     /// How messages name a value given on the command line: the flag, or the key.
     var flagForMessages: String { flag ?? "the setting '\(path)'" }
 }

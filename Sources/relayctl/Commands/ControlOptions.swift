@@ -27,7 +27,7 @@ struct ControlOptions: ParsableArguments {
         name: .customLong("control-socket"),
         help: ArgumentHelp(
             "The agent's control socket; default: $XDG_RUNTIME_DIR/relay/ROLE.sock, else /tmp/relay-$UID/ROLE.sock.",
-            discussion: "ROLE is phone for delivered, invoke, reply, dismiss, lock, unlock and status --phone; wearable otherwise."))
+            discussion: "ROLE is phone for delivered, invoke, reply, dismiss, lock, unlock, reconnect and status --phone; wearable otherwise."))
     var controlSocket: String?
 
     init() {}

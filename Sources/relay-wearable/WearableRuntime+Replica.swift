@@ -1,0 +1,80 @@
+import Foundation
+import RelayControl
+import RelayCore
+import WearableUI
+
+/// The replica as the screen has it (`notifications`), and answering a notification from the
+/// control socket (`respond`) the way the long look's buttons do (Docs/CONTROL.md).
+extension WearableRuntime {
+    /// Counts an alert the replica asked for: `notifications` shows the count per notification,
+    /// so that "an alert is never repeated" can be checked from outside.
+    func countAlert(_ event: UIEvent) {
+        guard case .upsert(let notification, alert: true) = event else { return }
+        alertCounts[notification.identifier, default: 0] += 1
+        // One line per alert, so that counts survive a crash of the agent in whoever reads the log.
+        FileHandle.standardError.write(Data("relay-wearable: alert for notification \(notification.identifier)\n".utf8))
+    }
+
+    /// Every notification on the screen, newest first: its id (the phone's key), app, title,
+    /// body and how many times it alerted since the agent started.
+    func notifications() -> ControlResponse {
+        let entries = machine.state.notifications.map { notification -> ControlValue in
+            .object([
+                "id": .int(Int(notification.identifier) ?? 0),
+                "app": .string(notification.appName),
+                "title": .string(notification.content.title),
+                "body": .string(notification.content.body),
+                "alerts": .int(alertCounts[notification.identifier] ?? 0),
+            ])
+        }
+        return .success(["notifications": .list(entries)])
+    }
+
+    /// Chooses `action` of notification `id` (with `text` for a text-input action), as Select on
+    /// a long look's button does: the response goes into the outbox for the phone and the
+    /// notification leaves the screen.
+    func respond(_ request: ControlRequest) -> ControlResponse {
+        guard let id = request.id, let action = request.action else {
+            return .failure("respond needs \"id\" (from `relayctl notifications`) and \"action\" (one of its buttons, or dismiss)")
+        }
+        let identifier = String(id)
+        guard let notification = machine.state.notification(identifier) else {
+            return .failure("notification \(id) is not on the wearable's screen; `relayctl notifications` lists those that are")
+        }
+        let buttons = machine.state.buttons(of: notification)
+        let names = buttons.map(\.responseIdentifier)
+        guard let button = buttons.first(where: { $0.responseIdentifier == action }) else {
+            return .failure("notification \(id) has no action '\(action)'; choose one of: \(names.joined(separator: ", "))")
+        }
+        let takesText = if case .action(let choice) = button { choice.textInput != nil } else { false }
+        if takesText, request.text?.isEmpty ?? true {
+            return .failure("the action '\(action)' of notification \(id) takes a text reply: give \"text\"")
+        }
+        if !takesText, request.text != nil {
+            return .failure("the action '\(action)' of notification \(id) takes no text")
+        }
+        let response = NotificationResponse(
+            notificationIdentifier: identifier, action: ResponseAction(identifier: action), userText: request.text,
+            date: machine.state.now)
+        do {
+            try link.respond(response)
+        } catch {
+            return .failure("could not store the response to notification \(id): \(error); try again")
+        }
+        FileHandle.standardError.write(Data("relay-wearable: response \(action) to notification \(id) queued for the phone\n".utf8))
+        // Acting on a notification removes it from the screen, as the long look does; the phone's
+        // removal follows through the link.
+        apply(.remove(identifier: identifier))
+        return .success(["id": .int(Int(id))])
+    }
+}
+
+extension LongLookButton {
+    /// The action identifier a response to this button carries.
+    fileprivate var responseIdentifier: String {
+        switch self {
+        case .dismiss: ResponseAction.dismiss.identifier
+        case .action(let action): action.identifier
+        }
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import RelayCore
+import RelayDBus
+import RelayTestSupport
+import Synchronization
+import Testing
+
+/// Issue #6's reliability test, with the real agents: a stream of 500 operations (new
+/// notifications, updates in place, removals, responses from the wearable) while the phone
+/// drops the link at random, and with `kill -9` of the wearable and later of the phone in the
+/// middle. Afterwards every notification is on the wearable exactly once at its latest
+/// revision, nothing removed is shown, every response reached its app exactly once (the app's
+/// D-Bus signals, counted), and no alert was repeated (counted across the wearable's lives).
+///
+/// The seed is printed with every failure; `RELAY_SOAK_SEED=N` replays a run.
+@Suite struct ReliabilityTests {
+    @Test(.timeLimit(.minutes(5))) func fiveHundredOperationsThroughDropsAndCrashes() async throws {
+        let seed = ProcessInfo.processInfo.environment["RELAY_SOAK_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
+        try await withPrivateBus { bus in
+            let rig = try await Rig.make(bus: bus)
+            do {
+                try await Soak(rig: rig, seed: seed).run()
+            } catch {
+                await rig.stopAll()
+                throw SoakFailure("seed \(seed) (replay with RELAY_SOAK_SEED=\(seed)): \(error)")
+            }
+            // A clean stop of what is still running: SIGTERM, exit 0, sockets removed.
+            let shutdown = await rig.stopAll()
+            for agent in shutdown.stopped {
+                #expect(agent.status == 0, "seed \(seed): \(agent.name) exited with \(agent.status) on SIGTERM")
+            }
+            #expect(shutdown.stopped.count == 2 && shutdown.socketsLeft.isEmpty, "seed \(seed): sockets left: \(shutdown.socketsLeft)")
+        }
+    }
+}
+
+/// One run: the operations, the model of what must hold afterwards, and the checks.
+private struct Soak {
+    let rig: Rig
+    let seed: UInt64
+    static let operations = 500
+    /// Notifications posted at once just before each kill.
+    static let burst = 25
+
+    /// A notification as the test posted it.
+    struct Posted {
+        enum Kind: CaseIterable { case buttons, reply, plain }
+        var id: UInt32
+        var title: String
+        var revision: Int
+        var kind: Kind
+        var body: String { "\(title) revision \(revision)" }
+        var actions: [String] {
+            switch kind {
+            case .buttons: ["yes", "Yes", "no", "No"]
+            case .reply: ["inline-reply", "Reply"]
+            case .plain: []
+            }
+        }
+    }
+
+    /// A signal as the app hears it: member, notification id, and the action, text or reason.
+    struct Heard: Hashable, CustomStringConvertible {
+        var member: String
+        var id: UInt32
+        var detail: String
+        var description: String { "\(member)(\(id), \(detail))" }
+    }
+
+    func run() async throws {
+        var random = SplitMix64(state: seed)
+        let client = try await rig.bus.connect()
+        let heard = EventLog<Heard>()
+        let stream = try await client.signals(matching: .signal(interface: Notifications.interface))
+        let recorder = Task {
+            for await message in stream { heard.append([Self.heard(message)]) }
+        }
+        defer { recorder.cancel() }
+
+        try await rig.startWearable()
+        try await rig.startPhone()
+        try await rig.pair()
+        try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
+
+        var live: [String: Posted] = [:]
+        var order: [String] = []  // live titles, in a stable order for the generator
+        var gone: Set<String> = []
+        var expected: [Heard: Int] = [:]
+        var counter = 0
+        var counts = (new: 0, updates: 0, removals: 0, responses: 0, drops: 0)
+        let killWearableAt = Int.random(in: 120...200, using: &random)
+        let restartWearableAt = killWearableAt + Int.random(in: 15...40, using: &random)
+        let killPhoneAt = Int.random(in: 300...380, using: &random)
+        var wearableUp = true
+
+        func pick() -> String? { order.isEmpty ? nil : order[Int.random(in: 0..<order.count, using: &random)] }
+        func forget(_ title: String) {
+            live[title] = nil
+            order.removeAll { $0 == title }
+            gone.insert(title)
+        }
+        /// Answers a notification on the wearable, through its control socket, as its buttons do;
+        /// with `afterDrop`, right after the phone dropped the link, while the next session starts.
+        func respond(to title: String, afterDrop: Bool = false) async throws {
+            guard let posted = live[title] else { return }
+            let key = try await rig.waitUntilShown(title)
+            if afterDrop {
+                try await rig.ctl(["reconnect", "--control-socket", rig.phoneSocket])
+                counts.drops += 1
+            }
+            let choice = Int.random(in: 0..<3, using: &random)
+            switch (posted.kind, choice) {
+            case (.buttons, 0), (.buttons, 1):
+                let action = choice == 0 ? "yes" : "no"
+                try await rig.ctl(["respond", String(key), action, "--control-socket", rig.wearableSocket])
+                expected[Heard(member: "ActionInvoked", id: posted.id, detail: action), default: 0] += 1
+            case (.reply, 0), (.reply, 1):
+                let text = "on my way (\(title))"
+                try await rig.ctl(["respond", String(key), "inline-reply", "--text", text, "--control-socket", rig.wearableSocket])
+                expected[Heard(member: "NotificationReplied", id: posted.id, detail: text), default: 0] += 1
+            default:
+                try await rig.ctl(["respond", String(key), "dismiss", "--control-socket", rig.wearableSocket])
+            }
+            // Not resident: whatever the answer, the notification closes as dismissed by the user.
+            expected[Heard(member: "NotificationClosed", id: posted.id, detail: "2"), default: 0] += 1
+            forget(title)
+            counts.responses += 1
+        }
+
+        /// New notifications posted at once, so that the link is busy when a kill comes.
+        func burst() async throws {
+            let titles = (1...Self.burst).map { "n\(counter + $0)" }
+            counter += Self.burst
+            let kinds = titles.map { _ in Posted.Kind.allCases[Int.random(in: 0..<3, using: &random)] }
+            let posted = try await withThrowingTaskGroup(of: Posted.self) { group in
+                for (title, kind) in zip(titles, kinds) {
+                    group.addTask {
+                        var posted = Posted(id: 0, title: title, revision: 1, kind: kind)
+                        posted.id = try await Notifications.notify(client, posted, replacing: 0)
+                        return posted
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            // In the order of the titles, not of the replies, so that a seed picks the same ones again.
+            let byTitle = Dictionary(uniqueKeysWithValues: posted.map { ($0.title, $0) })
+            for title in titles {
+                live[title] = byTitle[title]
+                order.append(title)
+            }
+            counts.new += Self.burst
+        }
+        var backlog: [String] = []
+
+        for step in 0..<Self.operations {
+            if step == killWearableAt {
+                try await burst()
+                await rig.killWearable()
+                backlog.append("\(try await rig.phoneStatus()["unacknowledged"] as? Int ?? -1) changes unacknowledged by the killed wearable")
+                wearableUp = false
+                continue
+            }
+            if step == restartWearableAt {
+                try await rig.startWearable()
+                wearableUp = true
+                // The wearable is back in range: the phone tries now rather than after its backoff.
+                try await rig.ctl(["reconnect", "--control-socket", rig.phoneSocket])
+                continue
+            }
+            if step == killPhoneAt {
+                // Answers on their way and a burst of new notifications as the phone dies.
+                for _ in 0..<2 {
+                    if let title = pick() { try await respond(to: title) }
+                }
+                try await burst()
+                try await rig.killPhone()
+                backlog.append("\(try await rig.wearableStatus()["queued"] as? Int ?? -1) events unacknowledged by the killed phone")
+                // Answers given while the phone is gone wait in the wearable's outbox; only what
+                // reached the wearable before the phone died can be answered now.
+                let shown = Set(try await rig.wearableNotifications().map(\.title))
+                for title in order.filter(shown.contains).prefix(2) { try await respond(to: title) }
+                try await rig.startPhone()
+                // The manual lock is not kept across a restart; lock before anything new arrives.
+                try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
+                continue
+            }
+            let roll = Int.random(in: 0..<100, using: &random)
+            if roll < 9, wearableUp, roll >= 5, let title = pick() {
+                try await respond(to: title, afterDrop: true)
+            } else if roll < 9 {
+                try await rig.ctl(["reconnect", "--control-socket", rig.phoneSocket])
+                counts.drops += 1
+            } else if roll < 13, wearableUp, let title = pick() {
+                try await respond(to: title)
+            } else if roll < 27, let title = pick(), let posted = live[title] {
+                _ = try await client.call(
+                    destination: Notifications.interface, path: Notifications.path, interface: Notifications.interface,
+                    method: "CloseNotification", arguments: [.uint32(posted.id)])
+                expected[Heard(member: "NotificationClosed", id: posted.id, detail: "3"), default: 0] += 1
+                forget(title)
+                counts.removals += 1
+            } else if roll < 55, let title = pick(), var posted = live[title] {
+                posted.revision += 1
+                let id = try await Notifications.notify(client, posted, replacing: posted.id)
+                if id != posted.id { throw SoakFailure("an update of \(title) (id \(posted.id)) came back as id \(id)") }
+                live[title] = posted
+                counts.updates += 1
+            } else {
+                counter += 1
+                let kind = Posted.Kind.allCases[Int.random(in: 0..<3, using: &random)]
+                var posted = Posted(id: 0, title: "n\(counter)", revision: 1, kind: kind)
+                posted.id = try await Notifications.notify(client, posted, replacing: 0)
+                live[posted.title] = posted
+                order.append(posted.title)
+                counts.new += 1
+            }
+        }
+        if !wearableUp { try await rig.startWearable() }
+
+        let converging = ContinuousClock.now
+        try await rig.waitForConvergence()
+        print("relay soak: seed \(seed): \(counts.new) new, \(counts.updates) updates, \(counts.removals) removals, \(counts.responses) responses, \(counts.drops) drops, wearable killed at \(killWearableAt), phone at \(killPhoneAt) (\(backlog.joined(separator: ", "))); converged in \(ContinuousClock.now - converging)")
+        try await checkWearable(live: live, gone: gone, counts: counts)
+        try await checkPhone(live: live)
+        try await checkSignals(client: client, heard: heard, expected: expected)
+    }
+
+    // MARK: Checks
+
+    /// Every live notification exactly once at its latest revision; nothing removed; no alert twice.
+    private func checkWearable(live: [String: Posted], gone: Set<String>, counts: (new: Int, updates: Int, removals: Int, responses: Int, drops: Int)) async throws {
+        let shown = try await rig.wearableNotifications()
+        let context = "seed \(seed), \(counts.new) new, \(counts.updates) updates, \(counts.removals) removals, \(counts.responses) responses, \(counts.drops) drops"
+        var byTitle: [String: [Rig.Shown]] = [:]
+        for entry in shown { byTitle[entry.title, default: []].append(entry) }
+        for (title, posted) in live.sorted(by: { $0.key < $1.key }) {
+            let entries = byTitle[title] ?? []
+            #expect(entries.count == 1, "\(context): \(title) is on the wearable \(entries.count) times")
+            #expect(entries.allSatisfy { $0.body == posted.body }, "\(context): \(title) shows \(entries.map(\.body)), not \(posted.body)")
+        }
+        let stray = shown.filter { live[$0.title] == nil }
+        #expect(stray.isEmpty, "\(context): the wearable shows what is gone: \(stray.map(\.title).sorted()) (removed or answered: \(stray.filter { gone.contains($0.title) }.count))")
+        #expect(shown.allSatisfy { $0.alerts <= 1 }, "\(context): alerted more than once since the last start: \(shown.filter { $0.alerts > 1 })")
+
+        // Across every life of the wearable: its log says which notification alerted.
+        let alerts = rig.alertsByIdentifier()
+        let repeated = alerts.filter { $0.value > 1 }
+        #expect(repeated.isEmpty, "\(context): alerts repeated for notification keys \(repeated.sorted { $0.key < $1.key })")
+        // A notification sent again under a new key would alert under that key: count them all.
+        let total = alerts.values.reduce(0, +)
+        #expect(total <= counts.new, "\(context): \(total) alerts for \(counts.new) notifications")
+        // Everything was posted while the phone was locked, so alerts did happen.
+        #expect(alerts.count > counts.new / 2, "\(context): only \(alerts.count) notifications alerted")
+        #expect(counts.responses > 0 && counts.drops > 0 && counts.removals > 0 && counts.updates > 0, "\(context)")
+        // Drops and kills end links; nothing else may: a violation is a bug that resending hid.
+        let failures = rig.linkFailures()
+        #expect(failures.isEmpty, "\(context): links failed: \(failures.prefix(5))")
+    }
+
+    /// The phone's centre (restored after its crash) holds exactly the live notifications.
+    private func checkPhone(live: [String: Posted]) async throws {
+        let delivered = try await rig.phoneDelivered()
+        let expected = Set(live.values.map { "\($0.id) \($0.title) \($0.body)" })
+        #expect(Set(delivered) == expected && delivered.count == expected.count, "seed \(seed): the phone's centre differs from what the app left: extra \(Set(delivered).subtracting(expected).sorted()), missing \(expected.subtracting(delivered).sorted())")
+    }
+
+    /// Each response reached its app exactly once, and every close was signalled once.
+    private func checkSignals(client: DBusConnection, heard: EventLog<Heard>, expected: [Heard: Int]) async throws {
+        // A barrier: the phone's reply follows every signal it sent before it, and our own marker
+        // signal, sent after that reply, comes back after them all.
+        _ = try await client.call(
+            destination: Notifications.interface, path: Notifications.path, interface: Notifications.interface,
+            method: "GetServerInformation")
+        let marker = Heard(member: "NotificationClosed", id: 0, detail: "0")
+        try client.emitSignal(
+            path: "/org/relay/Soak", interface: Notifications.interface, name: marker.member, arguments: [.uint32(0), .uint32(0)])
+        guard await heard.wait(timeout: .seconds(10), until: { $0.contains(marker) }) else {
+            throw SoakFailure("the test's own marker signal did not come back")
+        }
+        var counted: [Heard: Int] = [:]
+        for signal in heard.elements where signal != marker { counted[signal, default: 0] += 1 }
+        let missing = expected.filter { counted[$0.key, default: 0] < $0.value }.keys.map(\.description).sorted()
+        let extra = counted.filter { $0.value > expected[$0.key, default: 0] }.map { "\($0.key) ×\($0.value)" }.sorted()
+        #expect(missing.isEmpty && extra.isEmpty, "seed \(seed): signals missing \(missing), extra or repeated \(extra)")
+    }
+
+    private static func heard(_ message: DBusMessage) -> Heard {
+        let id = (try? message.arguments.decode(0, as: UInt32.self)) ?? 0
+        let detail =
+            message.member == "NotificationClosed"
+            ? ((try? message.arguments.decode(1, as: UInt32.self)).map(String.init) ?? "?")
+            : ((try? message.arguments.decode(1, as: String.self)) ?? "?")
+        return Heard(member: message.member ?? "?", id: id, detail: detail)
+    }
+}
+
+/// The freedesktop interface as the test's app uses it.
+private enum Notifications {
+    static let interface = "org.freedesktop.Notifications"
+    static let path = "/org/freedesktop/Notifications"
+
+    static func notify(_ client: DBusConnection, _ posted: Soak.Posted, replacing id: UInt32) async throws -> UInt32 {
+        let reply = try await client.call(
+            destination: interface, path: path, interface: interface, method: "Notify",
+            arguments: [
+                .string("soak"), .uint32(id), .string(""), .string(posted.title), .string(posted.body), .array(posted.actions),
+                .dictionary(keySignature: .string, valueSignature: .variant, entries: []), .int32(0),
+            ])
+        return try reply.decode(0, as: UInt32.self)
+    }
+}
