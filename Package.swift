@@ -219,7 +219,9 @@ let package = Package(
             dependencies: ["RelayLinkRuntime", "RelayTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift),
         .testTarget(name: "RelayConfigTests", dependencies: ["RelayConfig"], swiftSettings: strictSwift),
-        .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "RelayStoreTests", dependencies: ["RelayStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSwift),
         .testTarget(
             name: "WearableAgentTests", dependencies: ["WearableAgent", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(

@@ -2,7 +2,7 @@ public import RelayCore
 
 /// What the apps of Relay's own API have registered with the phone, besides delivered notifications:
 /// their categories and their scheduled requests.
-public struct AppRequests: Sendable {
+public struct AppRequests: Sendable, Equatable {
     /// Each app's categories, by app id and category identifier. `SetCategories` replaces an app's set.
     public internal(set) var categories: [String: [String: NotificationCategory]] = [:]
     /// The requests scheduled and not yet due.

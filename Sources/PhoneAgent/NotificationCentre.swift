@@ -9,7 +9,7 @@ public import RelayFreedesktop
 /// freedesktop signals, and freedesktop calls (`replaces_id`, `CloseNotification`) do not touch it.
 public struct NotificationCentre: Sendable {
     /// The notifications delivered and not yet closed, by id.
-    public internal(set) var delivered: [UInt32: DeliveredNotification] = [:]
+    public internal(set) var delivered = DeliveredNotifications()
     /// The apps of Relay's own API: their categories and their scheduled requests.
     public internal(set) var apps = AppRequests()
     /// The last id handed out; ids count up from 1 and are never reused while the process lives
@@ -19,9 +19,17 @@ public struct NotificationCentre: Sendable {
     /// An empty centre.
     public init() {}
 
-    /// A centre holding notifications restored from storage; new ids continue after theirs.
-    public init(restoring notifications: [DeliveredNotification]) {
-        for notification in notifications { delivered[notification.id] = notification }
+    /// The ids of delivered notifications changed since the last call (each with whether it
+    /// was delivered before), for the mirror.
+    public mutating func takeChanges() -> [UInt32: Bool] {
+        delivered.takeChanges()
+    }
+
+    /// A centre holding notifications (and the apps' categories and scheduled requests)
+    /// restored from storage; new ids continue after theirs.
+    public init(restoring notifications: [DeliveredNotification], apps: AppRequests = AppRequests()) {
+        self.apps = apps
+        delivered = DeliveredNotifications(restoring: notifications)
         lastID = notifications.map(\.id).max() ?? 0
     }
 

@@ -28,7 +28,7 @@ public struct PendingRequest: Sendable, Hashable {
 ///
 /// Time is passed in: ``takeDue(now:)`` hands out what is due and moves repeating requests to their
 /// next date, so the scheduler only needs to sleep until ``nextFireDate``.
-public struct PendingRequests: Sendable {
+public struct PendingRequests: Sendable, Equatable {
     private struct Key: Hashable {
         var appID: String
         var identifier: String

@@ -9,5 +9,8 @@ struct RelayBench: AsyncParsableCommand {
         abstract: "Run Relay's benchmarks and print their numbers (build with -c release).",
         discussion: "Targets are printed next to each figure; see Docs/BENCHMARKS.md.",
         version: "relay-bench \(RelayVersion.string)",
-        subcommands: [LinkBenchmark.self, LinkCostBenchmark.self, RenderBenchmarkCommand.self, IdleMemoryBenchmark.self, NotifyBenchmark.self])
+        subcommands: [
+            LinkBenchmark.self, LinkCostBenchmark.self, RenderBenchmarkCommand.self, IdleMemoryBenchmark.self,
+            NotifyBenchmark.self, EndToEndBenchmark.self,
+        ])
 }

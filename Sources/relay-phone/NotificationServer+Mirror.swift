@@ -22,33 +22,47 @@ enum ActingSide {
 }
 
 extension NotificationServer {
+    /// What the centre held before an operation, to see what the operation changed; the
+    /// notifications themselves are followed by the centre's journal, not copied.
+    struct Snapshot {
+        let apps: AppRequests
+
+        init(_ centre: NotificationCentre) {
+            apps = centre.apps
+        }
+    }
+
     /// Hands what changed in the centre since `before` to the mirror, with the lock held so
     /// the log keeps the centre's order. With `seq`, the change is the effect of that entry of
     /// the wearable's log and commits with its cursor.
     func mirrorChanges(
-        since before: [UInt32: PhoneAgent.DeliveredNotification], _ state: inout State, signals: [NotificationSignal], by side: ActingSide,
+        since before: Snapshot, _ state: inout State, signals: [NotificationSignal], by side: ActingSide,
         applying seq: UInt64? = nil
     ) {
+        // Taken whether or not anything is mirrored, so the journal never grows.
+        let changed = state.centre.takeChanges()
         guard let mirror else { return }
-        let after = state.centre.delivered
+        // The apps' categories and scheduled requests change rarely; stored when they do.
+        let apps = state.centre.apps != before.apps ? AppRequestsRecord(state.centre.apps).encoded() : nil
         var reasons: [UInt32: CloseReason] = [:]
         for case .closed(let id, let reason) in signals { reasons[id] = reason }
         var changes: [MirrorCoordinator.CentreChange] = []
-        for (id, notification) in after.sorted(by: { $0.key < $1.key }) where before[id] != notification {
-            let date = state.deliveredDates[id] ?? Date()
-            state.deliveredDates[id] = date
-            changes.append(
-                .posted(
-                    MirrorItem(notification, deliveredAt: date), replaced: before[id] != nil,
-                    record: CentreRecord(notification, deliveredAt: date).encoded()))
+        for (id, existed) in changed.sorted(by: { $0.key < $1.key }) {
+            if let notification = state.centre.delivered[id] {
+                let date = state.deliveredDates[id] ?? Date()
+                state.deliveredDates[id] = date
+                changes.append(
+                    .posted(
+                        MirrorItem(notification, deliveredAt: date), replaced: existed,
+                        record: CentreRecord(notification, deliveredAt: date).encoded()))
+            } else if existed {
+                state.deliveredDates[id] = nil
+                changes.append(.removed(centreID: id, reason: side.removeReason(reasons[id])))
+            }
         }
-        for id in before.keys.sorted() where after[id] == nil {
-            state.deliveredDates[id] = nil
-            changes.append(.removed(centreID: id, reason: side.removeReason(reasons[id])))
-        }
-        guard !changes.isEmpty || seq != nil else { return }
+        guard !changes.isEmpty || seq != nil || apps != nil else { return }
         do {
-            try mirror.record(changes, locked: isLocked(), applying: seq)
+            try mirror.record(changes, locked: isLocked(), applying: seq, apps: apps)
         } catch {
             // The centre has changed already; the wearable catches up through the next snapshot.
             log("relay-phone: could not store a change for the wearable: \(error)")
@@ -71,7 +85,7 @@ extension NotificationServer: PhoneLinkOwner {
                 try mirror.record([], locked: isLocked(), applying: seq)
                 return
             }
-            let before = state.centre.delivered
+            let before = Snapshot(state.centre)
             var signals: [NotificationSignal] = []
             let dismissed = response.action == ResponseAction.dismissIdentifier
             if let id = mirror.centreID(ofKey: response.notificationKey) {

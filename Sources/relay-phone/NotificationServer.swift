@@ -31,13 +31,14 @@ final class NotificationServer: Sendable {
 
     init(
         connection: DBusConnection, log: @escaping @Sendable (String) -> Void, mirror: MirrorCoordinator? = nil,
-        restored: [CentreRecord] = [], isLocked: @escaping @Sendable () -> Bool = { false }
+        restored: [CentreRecord] = [], restoredApps: AppRequests = AppRequests(),
+        isLocked: @escaping @Sendable () -> Bool = { false }
     ) {
         self.connection = connection
         self.log = log
         self.mirror = mirror
         self.isLocked = isLocked
-        var state = State(centre: NotificationCentre(restoring: restored.map(\.notification)))
+        var state = State(centre: NotificationCentre(restoring: restored.map(\.notification), apps: restoredApps))
         for record in restored { state.deliveredDates[record.id] = record.deliveredAt }
         self.state = Mutex(state)
     }
@@ -59,7 +60,7 @@ final class NotificationServer: Sendable {
         _ body: (inout NotificationCentre) throws(Failure) -> (signals: [NotificationSignal], result: Result)
     ) throws(Failure) -> Result {
         try state.withLock { (state) throws(Failure) in
-            let before = state.centre.delivered
+            let before = Snapshot(state.centre)
             let (signals, result) = try body(&state.centre)
             mirrorChanges(since: before, &state, signals: signals, by: .phone)
             emit(signals, &state)
@@ -118,7 +119,7 @@ final class NotificationServer: Sendable {
         let sender = message.sender ?? "?"
         for note in call.notes { log("relay-phone: Notify from \(sender) (\(call.appName)): \(note)") }
         return state.withLock { state in
-            let before = state.centre.delivered
+            let before = Snapshot(state.centre)
             let outcome = state.centre.notify(call, sender: message.sender, now: .now)
             mirrorChanges(since: before, &state, signals: [], by: .phone)
             state.timers.removeValue(forKey: outcome.id)?.cancel()

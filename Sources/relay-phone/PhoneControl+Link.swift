@@ -45,6 +45,7 @@ extension PhoneControl {
             "link": .string(status.state), "transport": .string("loopback"), "peerEndpoint": .string(status.endpoint),
             "fingerprint": .string(status.ownFingerprint), "unacknowledged": .int(status.unacknowledged),
             "mirrored": .int(server.mirror?.mirroredCount ?? 0), "connectionAttempts": .int(status.attempts),
+            "pending": .int(server.state.withLock { $0.centre.apps.pending.count }),
         ]
         if let name = status.peerName { values["peer"] = .string(name) }
         if let partner = status.partnerFingerprint { values["partnerFingerprint"] = .string(partner) }

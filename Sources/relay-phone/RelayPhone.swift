@@ -58,9 +58,16 @@ struct RelayPhone: AsyncParsableCommand {
             }
         }
 
+        var restoredApps = AppRequests()
+        if let stored = try mirror.storedAppRequests() {
+            let (apps, dropped) = stored.restored()
+            restoredApps = apps
+            for request in dropped { log("relay-phone: a stored scheduled request (\(request)) no longer makes a schedule and is dropped") }
+        }
+
         let connection = try await DBusConnection.connect(to: settings.bus)
         let server = NotificationServer(
-            connection: connection, log: log, mirror: mirror, restored: restored, isLocked: { lock.isLocked })
+            connection: connection, log: log, mirror: mirror, restored: restored, restoredApps: restoredApps, isLocked: { lock.isLocked })
         link.attach(server)
         let linking = Task { await link.run() }
         defer { linking.cancel() }

@@ -30,6 +30,8 @@ final class RichNotificationService: Sendable {
         try connection.export([interface], at: Self.path)
         switch try await connection.requestName(Self.busName, flags: .doNotQueue) {
         case .primaryOwner, .alreadyOwner:
+            // Requests restored from the database wait for their dates like new ones.
+            scheduler.plan(read { centre in centre.nextFireDate })
             return
         case .inQueue, .exists:
             let owner = (try? await connection.nameOwner(of: Self.busName)) ?? nil

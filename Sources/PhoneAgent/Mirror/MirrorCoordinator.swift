@@ -39,6 +39,11 @@ public final class MirrorCoordinator: Sendable {
         mirror = Mutex(PhoneMirror(keys: WireKeyTable(stored: keys), mirrored: mirrored, settings: settings))
     }
 
+    /// The apps' registrations as stored, if any.
+    public func storedAppRequests() throws -> AppRequestsRecord? {
+        try link.database.read { db in try PhoneSchema.value(db, AppRequestsRecord.storageName) }.map(AppRequestsRecord.decode)
+    }
+
     /// The centre's records as stored, to rebuild the centre at start-up.
     public func storedNotifications() throws -> [PhoneSchema.StoredNotification] {
         try link.database.read(PhoneSchema.loadNotifications)
@@ -59,7 +64,8 @@ public final class MirrorCoordinator: Sendable {
 
     /// Records changes of the centre; with `seq`, as the effect of that entry of the wearable's
     /// log, whose cursor moves in the same transaction.
-    public func record(_ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil) throws {
+    /// `apps`, when given, is the apps' registrations (`AppRequestsRecord`), stored in the same transaction.
+    public func record(_ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil, apps: Data? = nil) throws {
         let paired = link.isPaired
         var mirror = self.mirror.withLock { $0 }
         var outcomes: [PhoneMirror.Outcome] = []
@@ -76,6 +82,7 @@ public final class MirrorCoordinator: Sendable {
         }
         let entries = try link.database.write { db -> [(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)] in
             if let seq { _ = try LinkLogTables.claim(db, seq: seq) }
+            if let apps { try PhoneSchema.setValue(db, AppRequestsRecord.storageName, apps) }
             for assignment in outcomes.flatMap(\.assigned) {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }

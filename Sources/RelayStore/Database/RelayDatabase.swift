@@ -25,11 +25,11 @@ public final class RelayDatabase: Sendable {
         try PrivateFiles.ensureFile(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // Set on the writer after the pool is open: the pool sets `NORMAL` itself while it
+            // switches to WAL, after any `prepareDatabase` hook has run.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try migrations.migrate(pool)
         } catch {
             throw .corrupt(path, "SQLite: \(error)")

@@ -1,0 +1,94 @@
+import Foundation
+import RelayDBus
+import RelayTestSupport
+import Testing
+
+/// relay-phone keeps what apps gave it across a restart: delivered notifications (with their
+/// ids), the apps' categories and their scheduled requests, all from its database.
+@Suite struct PhoneRestartTests {
+    static let name = "org.relay.Relay1"
+    static let path = "/org/relay/Relay1"
+    static let interface = "org.relay.Notifications1"
+    static let app = "org.example.Social"
+
+    @Test(.timeLimit(.minutes(1))) func centreCategoriesAndScheduleSurviveARestart() async throws {
+        try await withPrivateBus { bus in
+            let directory = "/tmp/relay-restart-test-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let socket = directory + "/phone.sock"
+            let arguments = [
+                "--transport", "loopback", "--bus", bus.address, "--control-socket", socket,
+                "--state-directory", directory + "/state", "--peer", directory + "/link",
+            ]
+
+            let first = try await Self.start(arguments)
+            let client = try await DBusConnection.connect(to: .address(bus.address))
+            _ = try await call(client, "SetCategories", [
+                .string(Self.app),
+                .string(#"[{"identifier":"comment-category","actions":[{"identifier":"like","title":"Like"}]}]"#),
+            ])
+            _ = try await call(client, "Schedule", [
+                .string(Self.app),
+                .string(#"{"identifier":"later","content":{"title":"Later"},"trigger":{"kind":"timeInterval","seconds":3600}}"#),
+            ])
+            let posted = try await call(client, "Post", [
+                .string(Self.app),
+                .string(#"{"identifier":"post-1","content":{"title":"Jane","body":"New photo","categoryIdentifier":"comment-category"}}"#),
+            ]).decode(0, as: UInt32.self)
+            let notify = try await client.call(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", method: "Notify",
+                arguments: [
+                    .string("notify-send"), .uint32(0), .string(""), .string("Meeting"), .string("Join?"),
+                    .array(["yes", "Yes"]), .dictionary(keySignature: .string, valueSignature: .variant, entries: []), .int32(0),
+                ]
+            ).decode(0, as: UInt32.self)
+            await client.close()
+            kill(first.pid, SIGTERM)
+            #expect(await first.wait() == 0)
+
+            let second = try await Self.start(arguments)
+            let again = try await DBusConnection.connect(to: .address(bus.address))
+            let pending = try await call(again, "GetPending", [.string(Self.app)]).decode(0, as: String.self)
+            #expect(pending.contains("\"later\""), "pending after the restart: \(pending)")
+            let categories = try await call(again, "GetCategories", [.string(Self.app)]).decode(0, as: String.self)
+            #expect(categories.contains("comment-category"), "categories after the restart: \(categories)")
+            let delivered = try await runCommand(RelayCtlTests.binary("relayctl").path, ["delivered", "--control-socket", socket])
+            #expect(delivered.output.contains("\(posted)\t\(Self.app)\tJane"), "\(delivered.output)")
+            #expect(delivered.output.contains("\(notify)\tnotify-send\tMeeting"), "\(delivered.output)")
+            // New ids continue after the restored ones.
+            let next = try await again.call(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", method: "Notify",
+                arguments: [
+                    .string("notify-send"), .uint32(0), .string(""), .string("Next"), .string(""),
+                    .array([String]()), .dictionary(keySignature: .string, valueSignature: .variant, entries: []), .int32(0),
+                ]
+            ).decode(0, as: UInt32.self)
+            #expect(next > max(posted, notify))
+            await again.close()
+            kill(second.pid, SIGTERM)
+            #expect(await second.wait() == 0)
+        }
+    }
+
+    private static func start(_ arguments: [String]) async throws -> ChildProcess {
+        let phone = try ChildProcess(RelayCtlTests.binary("relay-phone").path, arguments)
+        var lines = phone.lines.makeAsyncIterator()
+        guard let ready = await lines.next(), ready.hasPrefix("ready:") else {
+            await phone.stop()
+            throw PhoneRestartError("relay-phone did not become ready")
+        }
+        return phone
+    }
+
+    private func call(_ client: DBusConnection, _ method: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
+        try await client.call(destination: Self.name, path: Self.path, interface: Self.interface, method: method, arguments: arguments)
+    }
+}
+
+private struct PhoneRestartError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
