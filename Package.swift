@@ -148,7 +148,7 @@ let package = Package(
             name: "relay-phone",
             dependencies: [
                 "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayLockWatch",
-                "PhoneAgent",
+                "RelayStore", "RelayWire", "PhoneAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift),

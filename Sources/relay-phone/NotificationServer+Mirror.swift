@@ -2,6 +2,7 @@ import Foundation
 import PhoneAgent
 import enum RelayCore.ResponseAction
 import RelayFreedesktop
+import RelayStore
 import RelayWire
 
 /// Who acted, which decides how a removal is told to the wearable.
@@ -38,10 +39,10 @@ extension NotificationServer {
     func mirrorChanges(
         since before: Snapshot, _ state: inout State, signals: [NotificationSignal], by side: ActingSide,
         applying seq: UInt64? = nil
-    ) {
+    ) -> CommitTicket? {
         // Taken whether or not anything is mirrored, so the journal never grows.
         let changed = state.centre.takeChanges()
-        guard let mirror else { return }
+        guard let mirror else { return nil }
         // The apps' categories and scheduled requests change rarely; stored when they do.
         let apps = state.centre.apps != before.apps ? AppRequestsRecord(state.centre.apps).encoded() : nil
         var reasons: [UInt32: CloseReason] = [:]
@@ -60,12 +61,18 @@ extension NotificationServer {
                 changes.append(.removed(centreID: id, reason: side.removeReason(reasons[id])))
             }
         }
-        guard !changes.isEmpty || seq != nil || apps != nil else { return }
+        guard !changes.isEmpty || seq != nil || apps != nil else { return nil }
+        return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps)
+    }
+
+    /// Waits (blocking this thread, never the committer's) until a change is on disk, before
+    /// whoever caused it is answered.
+    func awaitCommit(_ ticket: CommitTicket?) {
         do {
-            try mirror.record(changes, locked: isLocked(), applying: seq, apps: apps)
+            try ticket?.waitBlocking()
         } catch {
             // The centre has changed already; the wearable catches up through the next snapshot.
-            log("relay-phone: could not store a change for the wearable: \(error)")
+            log("relay-phone: could not store a change: \(error)")
         }
     }
 }
@@ -75,15 +82,15 @@ extension NotificationServer: PhoneLinkOwner {
     /// signal, and the entry's cursor commits with the resulting changes.
     func apply(seq: UInt64, event: Relay_V1_WearableEvent) throws {
         guard let mirror else { return }
-        try state.withLock { state in
-            guard try !mirror.isApplied(seq: seq) else { return }
+        // The entry counts as applied (and may be acknowledged) only once it is on disk.
+        try state.withLock { state -> CommitTicket? in
+            guard try !mirror.isApplied(seq: seq) else { return nil }
             guard case .response(let response) = event.kind else {
                 // Alert reports are for the record only.
                 if case .alerted(let alerted) = event.kind, !alerted.alerted {
                     log("relay-phone: the wearable did not alert for \(alerted.notificationKey): \(alerted.reason)")
                 }
-                try mirror.record([], locked: isLocked(), applying: seq)
-                return
+                return mirror.record([], locked: isLocked(), applying: seq)
             }
             let before = Snapshot(state.centre)
             var signals: [NotificationSignal] = []
@@ -98,17 +105,19 @@ extension NotificationServer: PhoneLinkOwner {
             } else {
                 log("relay-phone: the wearable answered notification key \(response.notificationKey), which is gone")
             }
-            mirrorChanges(since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq)
+            let ticket = mirrorChanges(since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq)
             emit(signals, &state)
-        }
+            return ticket
+        }?.waitBlocking()
     }
 
     func startNewEpoch(newPartner: Bool) throws {
         guard let mirror else { return }
-        try state.withLock { state in
+        let ticket = state.withLock { state in
             let items = state.centre.list.map { MirrorItem($0, deliveredAt: state.deliveredDates[$0.id] ?? Date()) }
-            try mirror.startNewEpoch(items: items, newPartner: newPartner)
+            return mirror.startNewEpoch(items: items, newPartner: newPartner)
         }
+        try ticket.waitBlocking()
     }
 
     private static func act(

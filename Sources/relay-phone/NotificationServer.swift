@@ -2,6 +2,7 @@ import PhoneAgent
 import RelayDBus
 import RelayFreedesktop
 import Foundation
+import RelayStore
 import Synchronization
 
 /// `org.freedesktop.Notifications` (spec 1.2) on the bus: the D-Bus side of the phone's centre.
@@ -59,13 +60,15 @@ final class NotificationServer: Sendable {
     func withCentre<Result, Failure: Error>(
         _ body: (inout NotificationCentre) throws(Failure) -> (signals: [NotificationSignal], result: Result)
     ) throws(Failure) -> Result {
-        try state.withLock { (state) throws(Failure) in
+        let (result, ticket) = try state.withLock { (state) throws(Failure) in
             let before = Snapshot(state.centre)
             let (signals, result) = try body(&state.centre)
-            mirrorChanges(since: before, &state, signals: signals, by: .phone)
+            let ticket = mirrorChanges(since: before, &state, signals: signals, by: .phone)
             emit(signals, &state)
-            return result
+            return (result, ticket)
         }
+        awaitCommit(ticket)
+        return result
     }
 
     /// Cancels every expiry timer, before the agent exits.
@@ -89,7 +92,7 @@ final class NotificationServer: Sendable {
                         .init("body", "s"), .init("actions", "as"), .init("hints", "a{sv}"), .init("expire_timeout", "i"),
                     ],
                     outputs: [.init("id", "u")]
-                ) { [self] call in [.uint32(try notify(call))] },
+                ) { [self] call in [.uint32(try await notify(call))] },
                 DBusMethod("CloseNotification", inputs: [.init("id", "u")]) { [self] call in
                     let id = try call.arguments.decode(0, as: UInt32.self)
                     act { centre in centre.close(id, reason: .closedByCall) }
@@ -114,18 +117,26 @@ final class NotificationServer: Sendable {
             ])
     }
 
-    private func notify(_ message: DBusMethodCall) throws(DBusError) -> UInt32 {
+    /// Answers only once the notification is on disk; waiting does not hold the lock, so the
+    /// commits of calls that arrive together are shared.
+    private func notify(_ message: DBusMethodCall) async throws(DBusError) -> UInt32 {
         let call = try NotifyCall(arguments: message.arguments)
         let sender = message.sender ?? "?"
         for note in call.notes { log("relay-phone: Notify from \(sender) (\(call.appName)): \(note)") }
-        return state.withLock { state in
+        let (id, ticket) = state.withLock { state in
             let before = Snapshot(state.centre)
             let outcome = state.centre.notify(call, sender: message.sender, now: .now)
-            mirrorChanges(since: before, &state, signals: [], by: .phone)
+            let ticket = mirrorChanges(since: before, &state, signals: [], by: .phone)
             state.timers.removeValue(forKey: outcome.id)?.cancel()
             if let deadline = outcome.expiresAt { state.timers[outcome.id] = expiryTimer(until: deadline) }
-            return outcome.id
+            return (outcome.id, ticket)
         }
+        do {
+            try await ticket?.wait()
+        } catch {
+            log("relay-phone: could not store notification \(id): \(error)")
+        }
+        return id
     }
 
     /// Wakes at `deadline` and lets the centre close whatever is due then.

@@ -101,19 +101,19 @@ final class RecordingOwner: PhoneLinkOwner {
                 if let id = coordinator.centreID(ofKey: response.notificationKey) {
                     changes.append(.removed(centreID: id, reason: .acted))
                 }
-                try coordinator.record(changes, locked: true, applying: seq)
+                try coordinator.record(changes, locked: true, applying: seq).waitBlocking()
                 responses.append([response])
             case .alerted(let alerted):
-                try coordinator.record([], locked: true, applying: seq)
+                try coordinator.record([], locked: true, applying: seq).waitBlocking()
                 self.alerted.append([alerted])
             default:
-                try coordinator.record([], locked: true, applying: seq)
+                try coordinator.record([], locked: true, applying: seq).waitBlocking()
             }
         }
     }
 
     func startNewEpoch(newPartner: Bool) throws {
-        try lock.withLock { _ in try coordinator.startNewEpoch(items: [], newPartner: newPartner) }
+        try lock.withLock { _ in try coordinator.startNewEpoch(items: [], newPartner: newPartner).waitBlocking() }
     }
 
     /// Posts a notification as the centre would.
@@ -122,7 +122,7 @@ final class RecordingOwner: PhoneLinkOwner {
             centreID: id, appName: "Mail", content: NotificationContent(title: title, body: "Body \(id)"), category: nil,
             deliveredAt: Date())
         try lock.withLock { _ in
-            try coordinator.record([.posted(item, replaced: replaced, record: Data(title.utf8))], locked: locked)
+            try coordinator.record([.posted(item, replaced: replaced, record: Data(title.utf8))], locked: locked).waitBlocking()
         }
     }
 }

@@ -19,11 +19,11 @@ extension PhoneLink: LinkDelegate {
     }
 
     public func acknowledged(through seq: UInt64) async throws {
-        try database.write { db in try LinkLogTables.acknowledge(db, through: seq) }
+        try await committer.submit { db in try LinkLogTables.acknowledge(db, through: seq) }.wait()
     }
 
     public func peerLogReset(epoch: UInt64) async throws {
-        try database.write { db in try LinkLogTables.peerLogReset(db, epoch: epoch) }
+        try await committer.submit { db in try LinkLogTables.peerLogReset(db, epoch: epoch) }.wait()
     }
 
     public func measured(roundTrip: Duration) async {

@@ -79,7 +79,7 @@ extension PhoneLink {
     /// Forgets the partner (`relayctl unpair`): its key and the link's logs. The centre stays.
     public func unpair() throws {
         try keys.forgetPartner()
-        try database.write { db in try PhoneSchema.forgetLink(db) }
+        try committer.submit { db in try PhoneSchema.forgetLink(db) }.waitBlocking()
         state.withLock { state in
             state.partnerKey = nil
             state.commands?.yield(.close("the phone was unpaired"))
@@ -90,7 +90,7 @@ extension PhoneLink {
 
     private func adopt(partner key: Data) throws {
         try keys.setPartner(key)
-        try database.write { db in try PhoneSchema.forgetLink(db) }
+        try committer.submit { db in try PhoneSchema.forgetLink(db) }.waitBlocking()
         // Paired first, so the new epoch's snapshot is logged for the new partner.
         state.withLock { $0.partnerKey = key }
         try owner.withLock { $0 }?.startNewEpoch(newPartner: true)

@@ -44,6 +44,8 @@ public final class PhoneLink: Sendable {
     let configuration: Configuration
     /// The phone's database (link logs, keys, centre).
     public let database: RelayDatabase
+    /// Every write to it goes through here, so that writes commit in one order and share syncs.
+    public let committer: GroupCommitter
     let keys: KeyStore
     let localKey: StaticKeyPair
     let logger: Logger
@@ -69,6 +71,7 @@ public final class PhoneLink: Sendable {
         keys = KeyStore(directory: directory)
         localKey = try StaticKeyPair(privateKey: keys.identity { StaticKeyPair.generate().privateKey })
         database = try RelayDatabase(path: directory.file("phone.sqlite"), migrations: PhoneSchema.migrations)
+        committer = GroupCommitter(database: database, name: "relay-phone db")
         state = Mutex(LinkState(partnerKey: try keys.partner()))
         self.configuration = configuration
         self.logger = logger

@@ -22,6 +22,8 @@ public final class MirrorCoordinator: Sendable {
     public let link: PhoneLink
     private let logger: Logger
     private let mirror: Mutex<PhoneMirror>
+    /// The wearable's entry last queued as applied, with the epoch of its log then.
+    private let claimed = Mutex<(epoch: UInt64, through: UInt64)?>(nil)
 
     /// Restores the mirror from the database.
     public init(link: PhoneLink, settings: MirrorSettings, logger: Logger) throws {
@@ -57,15 +59,24 @@ public final class MirrorCoordinator: Sendable {
         mirror.withLock { $0.centreID(ofKey: key) }
     }
 
-    /// Whether entry `seq` of the wearable's log was applied already.
+    /// Whether entry `seq` of the wearable's log was applied already — committed, or queued
+    /// for the next commit (two overlapping connections may both deliver it).
     public func isApplied(seq: UInt64) throws -> Bool {
-        try link.database.read { db in try LinkLogTables.state(db).appliedThrough >= seq }
+        let stored = try link.database.read { db in try LinkLogTables.state(db) }
+        let queued = claimed.withLock { $0 }
+        let through = queued.map { $0.epoch == stored.peerEpoch ? max($0.through, stored.appliedThrough) : stored.appliedThrough }
+        return (through ?? stored.appliedThrough) >= seq
     }
 
     /// Records changes of the centre; with `seq`, as the effect of that entry of the wearable's
-    /// log, whose cursor moves in the same transaction.
-    /// `apps`, when given, is the apps' registrations (`AppRequestsRecord`), stored in the same transaction.
-    public func record(_ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil, apps: Data? = nil) throws {
+    /// log, whose cursor moves in the same transaction. `apps`, when given, is the apps'
+    /// registrations (`AppRequestsRecord`), stored in the same transaction.
+    ///
+    /// The mirror's state moves at once (the caller holds the centre's lock, so changes keep
+    /// the centre's order); the write is queued for the next group commit, and the entries go
+    /// to the link once it is committed. Wait on the ticket before answering anyone.
+    @discardableResult
+    public func record(_ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil, apps: Data? = nil) -> CommitTicket {
         let paired = link.isPaired
         var mirror = self.mirror.withLock { $0 }
         var outcomes: [PhoneMirror.Outcome] = []
@@ -80,43 +91,60 @@ public final class MirrorCoordinator: Sendable {
                 outcomes.append(mirror.removed(centreID: centreID, reason: reason))
             }
         }
-        let entries = try link.database.write { db -> [(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)] in
-            if let seq { _ = try LinkLogTables.claim(db, seq: seq) }
-            if let apps { try PhoneSchema.setValue(db, AppRequestsRecord.storageName, apps) }
-            for assignment in outcomes.flatMap(\.assigned) {
-                try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
-            }
-            for change in changes {
-                switch change {
-                case .posted(let item, _, let record):
-                    let mirrored = mirror.mirrored[item.centreID]
-                    try PhoneSchema.save(
-                        db,
-                        PhoneSchema.StoredNotification(
-                            centreID: item.centreID, key: mirrored?.key, revision: mirrored?.revision ?? 0, record: record))
-                case .removed(let centreID, _):
-                    try PhoneSchema.deleteNotification(db, centreID: centreID)
-                }
-            }
-            return try outcomes.flatMap(\.changes).map { change in
-                let body = Relay_V1_Envelope.OneOf_Body.change(change)
-                return (try LinkLogTables.append(db, body), body)
-            }
-        }
         self.mirror.withLock { $0 = mirror }
+        if let seq {
+            let epoch = (try? link.database.read { db in try LinkLogTables.state(db).peerEpoch }) ?? 0
+            claimed.withLock { $0 = (epoch, seq) }
+        }
         for (change, outcome) in zip(changes, outcomes) {
             logger.info("mirror: \(outcome.decision)", metadata: ["id": "\(Self.centreID(of: change))"])
         }
-        link.send(entries)
+        let rows: [PhoneSchema.StoredNotification?] = changes.map { change in
+            guard case .posted(let item, _, let record) = change else { return nil }
+            let mirrored = mirror.mirrored[item.centreID]
+            return PhoneSchema.StoredNotification(
+                centreID: item.centreID, key: mirrored?.key, revision: mirrored?.revision ?? 0, record: record)
+        }
+        let removed = changes.compactMap { change -> UInt32? in
+            guard case .removed(let centreID, _) = change else { return nil }
+            return centreID
+        }
+        let assigned = outcomes.flatMap(\.assigned)
+        let logged = paired ? outcomes.flatMap(\.changes) : []
+        let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
+        let link = self.link
+        return link.committer.submit { db in
+            if let seq { _ = try LinkLogTables.claim(db, seq: seq) }
+            if let apps { try PhoneSchema.setValue(db, AppRequestsRecord.storageName, apps) }
+            for assignment in assigned {
+                try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
+            }
+            for case let row? in rows { try PhoneSchema.save(db, row) }
+            for centreID in removed { try PhoneSchema.deleteNotification(db, centreID: centreID) }
+            let appended = try logged.map { change in
+                let body = Relay_V1_Envelope.OneOf_Body.change(change)
+                return (seq: try LinkLogTables.append(db, body), body: body)
+            }
+            entries.withLock { $0 = appended }
+        } after: {
+            link.send(entries.withLock { $0 })
+        }
     }
 
     /// Starts a new log epoch with a snapshot of `items` (the centre's notifications). For a
     /// new partner nothing counts as mirrored any more, so the snapshot only clears its replica.
-    public func startNewEpoch(items: [MirrorItem], newPartner: Bool) throws {
+    @discardableResult
+    public func startNewEpoch(items: [MirrorItem], newPartner: Bool) -> CommitTicket {
         var mirror = self.mirror.withLock { $0 }
         if newPartner { mirror.forgetMirrored() }
         let paired = link.isPaired
-        let entries = try link.database.write { db -> [(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)] in
+        let snapshotMirror = Mutex(mirror)
+        let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
+        // The epoch number comes from the transaction, so the snapshot is built there; the
+        // mirror state it produces replaces the in-memory one below, under the caller's lock.
+        let link = self.link
+        let ticket = link.committer.submit { db in
+            var mirror = snapshotMirror.withLock { $0 }
             let epoch = try LinkLogTables.startNewEpoch(db)
             if newPartner { try db.execute(sql: "UPDATE centre_notification SET key = NULL, revision = 0") }
             let outcome = mirror.snapshot(items, epoch: epoch)
@@ -128,15 +156,26 @@ public final class MirrorCoordinator: Sendable {
                     sql: "UPDATE centre_notification SET key = ?, revision = ? WHERE centre_id = ?",
                     arguments: [Int64(mirrored.key), Int64(mirrored.revision), Int64(centreID)])
             }
-            guard paired else { return [] }
-            return try outcome.changes.map { change in
+            snapshotMirror.withLock { $0 = mirror }
+            guard paired else { return }
+            let appended = try outcome.changes.map { change in
                 let body = Relay_V1_Envelope.OneOf_Body.change(change)
-                return (try LinkLogTables.append(db, body), body)
+                return (seq: try LinkLogTables.append(db, body), body: body)
             }
+            entries.withLock { $0 = appended }
+        } after: {
+            link.send(entries.withLock { $0 })
         }
-        self.mirror.withLock { $0 = mirror }
-        logger.info("mirror: new log epoch", metadata: ["entries": "\(entries.count)", "newPartner": "\(newPartner)"])
-        link.send(entries)
+        // The snapshot needs the transaction's epoch; wait for it here (this is rare: a new
+        // partner, or a wearable that lost its state) so the mirror continues from it.
+        do {
+            try ticket.waitBlocking()
+            self.mirror.withLock { $0 = snapshotMirror.withLock { $0 } }
+            logger.info("mirror: new log epoch", metadata: ["entries": "\(entries.withLock { $0.count })", "newPartner": "\(newPartner)"])
+        } catch {
+            logger.error("mirror: could not start a new log epoch: \(error)")
+        }
+        return ticket
     }
 
     private static func centreID(of change: CentreChange) -> UInt32 {

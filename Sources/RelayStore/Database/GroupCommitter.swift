@@ -1,0 +1,152 @@
+import Foundation
+public import GRDB
+import Synchronization
+
+/// Commits many small writes with one transaction and one sync: callers queue their work and
+/// wait for its commit; a thread of its own takes everything queued, runs it in one
+/// transaction (each piece in a savepoint, so one failure does not undo the others), syncs
+/// once, then runs each piece's `after` in queue order and releases its waiters.
+///
+/// This keeps "persist before acknowledging" — nobody is answered before their write is on
+/// disk — while the cost of `fdatasync` is paid per batch instead of per write.
+public final class GroupCommitter: Sendable {
+    private struct Job: Sendable {
+        let work: @Sendable (Database) throws -> Void
+        let after: @Sendable () -> Void
+        let ticket: CommitTicket
+    }
+
+    private struct Queue: Sendable {
+        var jobs: [Job] = []
+        var stopped = false
+    }
+
+    private let database: RelayDatabase
+    private let queue = Mutex(Queue())
+    private let wakeUp = DispatchSemaphore(value: 0)
+
+    /// Starts the committer's thread.
+    public init(database: RelayDatabase, name: String) {
+        self.database = database
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Queues `work` for the next transaction. `after` runs once it is committed, in the order
+    /// things were queued (hand log entries to the link there).
+    @discardableResult
+    public func submit(
+        _ work: @escaping @Sendable (Database) throws -> Void, after: @escaping @Sendable () -> Void = {}
+    ) -> CommitTicket {
+        let ticket = CommitTicket()
+        let accepted = queue.withLock { queue -> Bool in
+            guard !queue.stopped else { return false }
+            queue.jobs.append(Job(work: work, after: after, ticket: ticket))
+            return true
+        }
+        if accepted {
+            wakeUp.signal()
+        } else {
+            ticket.complete(CommitterStopped())
+        }
+        return ticket
+    }
+
+    /// Commits what is queued, then stops the thread.
+    public func stop() {
+        queue.withLock { $0.stopped = true }
+        wakeUp.signal()
+    }
+
+    private func run() {
+        while true {
+            wakeUp.wait()
+            let (batch, stopped) = queue.withLock { queue -> ([Job], Bool) in
+                defer { queue.jobs.removeAll() }
+                return (queue.jobs, queue.stopped)
+            }
+            if !batch.isEmpty { commit(batch) }
+            if stopped { return }
+        }
+    }
+
+    private func commit(_ batch: [Job]) {
+        var failures: [(any Error)?] = Array(repeating: nil, count: batch.count)
+        do {
+            try database.write { db in
+                for (index, job) in batch.enumerated() {
+                    do {
+                        try db.inSavepoint {
+                            try job.work(db)
+                            return .commit
+                        }
+                    } catch {
+                        failures[index] = error
+                    }
+                }
+            }
+        } catch {
+            failures = Array(repeating: error, count: batch.count)
+        }
+        for (job, failure) in zip(batch, failures) {
+            if failure == nil { job.after() }
+            job.ticket.complete(failure)
+        }
+    }
+}
+
+/// The promise of one queued write: wait for it to be committed (or to have failed).
+public final class CommitTicket: Sendable {
+    private struct State: Sendable {
+        var done = false
+        var failure: (any Error)?
+        var waiters: [CheckedContinuation<Void, any Error>] = []
+    }
+
+    private let state = Mutex(State())
+    private let finished = DispatchSemaphore(value: 0)
+
+    init() {}
+
+    func complete(_ failure: (any Error)?) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            state.done = true
+            state.failure = failure
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters {
+            if let failure { waiter.resume(throwing: failure) } else { waiter.resume() }
+        }
+        finished.signal()
+    }
+
+    /// Returns once committed; throws the write's error.
+    public func wait() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let outcome = state.withLock { state -> (any Error)?? in
+                guard state.done else {
+                    state.waiters.append(continuation)
+                    return nil
+                }
+                return .some(state.failure)
+            }
+            guard let outcome else { return }
+            if let failure = outcome { continuation.resume(throwing: failure) } else { continuation.resume() }
+        }
+    }
+
+    /// The same for a thread that may block (never the committer's own).
+    public func waitBlocking() throws {
+        finished.wait()
+        finished.signal()  // Let any other blocking waiter through as well.
+        if let failure = state.withLock({ $0.failure }) { throw failure }
+    }
+}
+
+/// The committer was stopped before the write was queued.
+public struct CommitterStopped: Error, CustomStringConvertible {
+    /// What happened.
+    public var description: String { "the database writer has stopped (the agent is shutting down)" }
+}
