@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 
-.PHONY: demo test fuzz bench build bootstrap clean
+.PHONY: demo test fuzz bench chaos build bootstrap clean
 
 ## The main job: the loopback demo (both agents, a private bus, the seed scenario, screenshots).
 demo: bootstrap
@@ -18,6 +18,10 @@ test: bootstrap
 ## Every benchmark, in a release build; prints numbers, asserts nothing.
 bench: bootstrap
 	bash scripts/bench.sh
+
+## The chaos soak: CHAOS_SECONDS (default 180) of seeded runs with drops and kill -9, checked.
+chaos: bootstrap
+	bash scripts/chaos.sh $(CHAOS_SECONDS) $(CHAOS_SEED)
 
 ## libFuzzer on every parser of outside input, FUZZ_SECONDS (default 30) per target.
 fuzz: bootstrap

@@ -38,7 +38,8 @@ import Testing
 private struct Soak {
     let rig: Rig
     let seed: UInt64
-    static let operations = 500
+    /// `RELAY_SOAK_OPERATIONS` makes a longer run (`make chaos`).
+    static let operations = ProcessInfo.processInfo.environment["RELAY_SOAK_OPERATIONS"].flatMap { Int($0) }.map { max($0, 100) } ?? 500
     /// Notifications posted at once just before each kill.
     static let burst = 25
 
@@ -88,9 +89,11 @@ private struct Soak {
         var expected: [Heard: Int] = [:]
         var counter = 0
         var counts = (new: 0, updates: 0, removals: 0, responses: 0, drops: 0)
-        let killWearableAt = Int.random(in: 120...200, using: &random)
+        // The same places in a longer run (`make chaos`): about a third and three quarters in.
+        let scale = Double(Self.operations) / 500
+        let killWearableAt = Int.random(in: Int(120 * scale)...Int(200 * scale), using: &random)
         let restartWearableAt = killWearableAt + Int.random(in: 15...40, using: &random)
-        let killPhoneAt = Int.random(in: 300...380, using: &random)
+        let killPhoneAt = Int.random(in: Int(300 * scale)...Int(380 * scale), using: &random)
         var wearableUp = true
 
         func pick() -> String? { order.isEmpty ? nil : order[Int.random(in: 0..<order.count, using: &random)] }
@@ -220,31 +223,53 @@ private struct Soak {
         let converging = ContinuousClock.now
         try await rig.waitForConvergence()
         print("relay soak: seed \(seed): \(counts.new) new, \(counts.updates) updates, \(counts.removals) removals, \(counts.responses) responses, \(counts.drops) drops, wearable killed at \(killWearableAt), phone at \(killPhoneAt) (\(backlog.joined(separator: ", "))); converged in \(ContinuousClock.now - converging)")
-        try await checkWearable(live: live, gone: gone, counts: counts)
+        var tally = Tally()
+        try await checkWearable(live: live, gone: gone, counts: counts, tally: &tally)
         try await checkPhone(live: live)
-        try await checkSignals(client: client, heard: heard, expected: expected)
+        try await checkSignals(client: client, heard: heard, expected: expected, tally: &tally)
+        // One line for `make chaos`'s checker: every figure must be 0.
+        print("relay soak result: seed \(seed): \(tally)")
+    }
+
+    /// What went wrong, counted, for `make chaos`.
+    struct Tally: CustomStringConvertible {
+        var lost = 0, duplicated = 0, stale = 0, shownAfterRemoval = 0, repeatedAlerts = 0
+        var undeliveredResponses = 0, repeatedResponses = 0
+
+        var description: String {
+            "lost \(lost), duplicated \(duplicated), stale \(stale), shown after removal \(shownAfterRemoval), "
+                + "repeated alerts \(repeatedAlerts), undelivered responses \(undeliveredResponses), repeated responses \(repeatedResponses)"
+        }
     }
 
     // MARK: Checks
 
     /// Every live notification exactly once at its latest revision; nothing removed; no alert twice.
-    private func checkWearable(live: [String: Posted], gone: Set<String>, counts: (new: Int, updates: Int, removals: Int, responses: Int, drops: Int)) async throws {
+    private func checkWearable(
+        live: [String: Posted], gone: Set<String>, counts: (new: Int, updates: Int, removals: Int, responses: Int, drops: Int),
+        tally: inout Tally
+    ) async throws {
         let shown = try await rig.wearableNotifications()
         let context = "seed \(seed), \(counts.new) new, \(counts.updates) updates, \(counts.removals) removals, \(counts.responses) responses, \(counts.drops) drops"
         var byTitle: [String: [Rig.Shown]] = [:]
         for entry in shown { byTitle[entry.title, default: []].append(entry) }
         for (title, posted) in live.sorted(by: { $0.key < $1.key }) {
             let entries = byTitle[title] ?? []
+            if entries.isEmpty { tally.lost += 1 }
+            if entries.count > 1 { tally.duplicated += 1 }
+            if !entries.allSatisfy({ $0.body == posted.body }) { tally.stale += 1 }
             #expect(entries.count == 1, "\(context): \(title) is on the wearable \(entries.count) times")
             #expect(entries.allSatisfy { $0.body == posted.body }, "\(context): \(title) shows \(entries.map(\.body)), not \(posted.body)")
         }
         let stray = shown.filter { live[$0.title] == nil }
+        tally.shownAfterRemoval = stray.count
         #expect(stray.isEmpty, "\(context): the wearable shows what is gone: \(stray.map(\.title).sorted()) (removed or answered: \(stray.filter { gone.contains($0.title) }.count))")
         #expect(shown.allSatisfy { $0.alerts <= 1 }, "\(context): alerted more than once since the last start: \(shown.filter { $0.alerts > 1 })")
 
         // Across every life of the wearable: its log says which notification alerted.
         let alerts = rig.alertsByIdentifier()
         let repeated = alerts.filter { $0.value > 1 }
+        tally.repeatedAlerts = repeated.count
         #expect(repeated.isEmpty, "\(context): alerts repeated for notification keys \(repeated.sorted { $0.key < $1.key })")
         // A notification sent again under a new key would alert under that key: count them all.
         let total = alerts.values.reduce(0, +)
@@ -265,7 +290,9 @@ private struct Soak {
     }
 
     /// Each response reached its app exactly once, and every close was signalled once.
-    private func checkSignals(client: DBusConnection, heard: EventLog<Heard>, expected: [Heard: Int]) async throws {
+    private func checkSignals(
+        client: DBusConnection, heard: EventLog<Heard>, expected: [Heard: Int], tally: inout Tally
+    ) async throws {
         // A barrier: the phone's reply follows every signal it sent before it, and our own marker
         // signal, sent after that reply, comes back after them all.
         _ = try await client.call(
@@ -281,6 +308,8 @@ private struct Soak {
         for signal in heard.elements where signal != marker { counted[signal, default: 0] += 1 }
         let missing = expected.filter { counted[$0.key, default: 0] < $0.value }.keys.map(\.description).sorted()
         let extra = counted.filter { $0.value > expected[$0.key, default: 0] }.map { "\($0.key) ×\($0.value)" }.sorted()
+        tally.undeliveredResponses = missing.count
+        tally.repeatedResponses = extra.count
         #expect(missing.isEmpty && extra.isEmpty, "seed \(seed): signals missing \(missing), extra or repeated \(extra)")
     }
 
