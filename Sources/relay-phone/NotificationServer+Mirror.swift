@@ -82,15 +82,18 @@ extension NotificationServer: PhoneLinkOwner {
     /// signal, and the entry's cursor commits with the resulting changes.
     func apply(seq: UInt64, event: Relay_V1_WearableEvent) throws {
         guard let mirror else { return }
-        // The entry counts as applied (and may be acknowledged) only once it is on disk.
-        try state.withLock { state -> CommitTicket? in
-            guard try !mirror.isApplied(seq: seq) else { return nil }
+        // The entry counts as applied (and may be acknowledged) only once it is on disk, and
+        // the app hears of it only then: a crash in between loses the signal rather than
+        // doubling it. The lock is held meanwhile (responses are rare), so signals keep their order.
+        try state.withLock { state in
+            guard try !mirror.isApplied(seq: seq) else { return }
             guard case .response(let response) = event.kind else {
                 // Alert reports are for the record only.
                 if case .alerted(let alerted) = event.kind, !alerted.alerted {
                     log("relay-phone: the wearable did not alert for \(alerted.notificationKey): \(alerted.reason)")
                 }
-                return mirror.record([], locked: isLocked(), applying: seq)
+                try mirror.record([], locked: isLocked(), applying: seq).waitBlocking()
+                return
             }
             let before = Snapshot(state.centre)
             var signals: [NotificationSignal] = []
@@ -106,9 +109,9 @@ extension NotificationServer: PhoneLinkOwner {
                 log("relay-phone: the wearable answered notification key \(response.notificationKey), which is gone")
             }
             let ticket = mirrorChanges(since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq)
+            try ticket?.waitBlocking()
             emit(signals, &state)
-            return ticket
-        }?.waitBlocking()
+        }
     }
 
     func startNewEpoch(newPartner: Bool) throws {
