@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+import RelayCore
 
 /// What the apps of Relay's own API registered — their categories and their scheduled
 /// requests — as the phone's database keeps it, so a restart of relay-phone loses neither.

@@ -1,5 +1,5 @@
 public import Foundation
-public import RelayCore
+import RelayCore
 import RelayFreedesktop
 
 /// A delivered notification as the phone's database keeps it, so that the centre (and the

@@ -1,7 +1,7 @@
 public import Foundation
 public import Logging
-public import RelayLink
-public import RelayLinkRuntime
+import RelayLink
+import RelayLinkRuntime
 public import RelayStore
 public import RelayTransport
 public import RelayWire

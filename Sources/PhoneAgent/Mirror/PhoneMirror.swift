@@ -1,5 +1,5 @@
-public import Foundation
-public import RelayCore
+import Foundation
+import RelayCore
 public import RelayWire
 
 /// The mirror policy (Docs/PHONE.md, "Mirroring") as a state machine: what happens in the
