@@ -162,6 +162,12 @@ press select
 wait "$thai_comment"
 say "org.example.Social got back: $(tail -n 1 "$run/thai-comment.out")"
 
+step "A repeating stand-up reminder: the wearable keeps a copy to fire while the phone is away"
+say "relayctl schedule → $("$relayctl" schedule --app-id org.example.Calendar --id stand-up --title "Stand-up" \
+  --body "Room 2" --at 09:30 --repeats)"
+await schedules 1
+say "wearable: $(field schedules) scheduled request(s), next local fire $(field nextLocalFire)"
+
 step "What the phone and the wearable hold now"
 phone delivered | sed 's/^/   phone: /'
 say "wearable: $(field notifications) notification(s), $(field alerts) alert(s), link $(field link), $(field queued) queued"

@@ -50,6 +50,11 @@ public struct AppRequestsRecord: Codable, Sendable, Hashable {
         return (apps, dropped)
     }
 
+    /// The key names (app and identifier) of the pending requests, which the wearable holds.
+    var scheduleKeyNames: [String] {
+        pending.map { $0.appID + "\u{1F}" + $0.request.identifier }
+    }
+
     /// The record as stored.
     public func encoded() -> Data {
         let encoder = JSONEncoder()

@@ -24,6 +24,21 @@ public struct PendingRequest: Sendable, Hashable {
     }
 }
 
+extension PendingRequest {
+    /// What the wearable needs to fire it by itself.
+    public func scheduleItem(category: NotificationCategory?) -> ScheduleItem? {
+        guard let trigger = request.trigger else { return nil }
+        return ScheduleItem(
+            appName: appID, identifier: request.identifier, content: request.content, category: category, trigger: trigger,
+            scheduledAt: schedule.scheduledAt, timeZone: schedule.timeZone.identifier)
+    }
+
+    /// The same request, trigger and start: a new next date alone is not a change for the wearable.
+    public func sameSchedule(as other: PendingRequest) -> Bool {
+        request == other.request && schedule == other.schedule
+    }
+}
+
 /// The scheduled requests of every app, keyed by app and request identifier, as a value.
 ///
 /// Time is passed in: ``takeDue(now:)`` hands out what is due and moves repeating requests to their

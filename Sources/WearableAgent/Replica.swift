@@ -19,6 +19,7 @@ public struct Replica: Sendable {
         var notifications: Set<UInt64> = []
         var categories: Set<UInt32> = []
         var apps: Set<UInt32> = []
+        var schedules: Set<UInt64> = []
     }
 
     /// A replica restored from storage.
@@ -57,9 +58,17 @@ public struct Replica: Sendable {
             return [.tombstonesCleared]
         case .snapshotEnd(let end):
             return finishSnapshot(epoch: end.epoch)
-        case .scheduleUpsert, .scheduleRemove, nil:
-            // Scheduled requests are the out-of-range issue's part; an older or newer phone
-            // may send kinds this version ignores.
+        case .scheduleUpsert(let schedule):
+            // The log is ordered, so the latest copy wins; revisions are for the record.
+            snapshot?.schedules.insert(schedule.key)
+            guard contents.schedules[schedule.key] != schedule else { return [] }
+            contents.schedules[schedule.key] = schedule
+            return [.scheduleChanged(schedule)]
+        case .scheduleRemove(let remove):
+            guard contents.schedules.removeValue(forKey: remove.key) != nil else { return [] }
+            return [.scheduleRemoved(key: remove.key)]
+        case nil:
+            // A kind this version does not know (a newer phone): nothing to do.
             return []
         }
     }
@@ -114,6 +123,10 @@ public struct Replica: Sendable {
             contents.categories.removeValue(forKey: key)
             effects.append(.categoryRemoved(key: key))
         }
+        for key in contents.schedules.keys.sorted() where !progress.schedules.contains(key) {
+            contents.schedules.removeValue(forKey: key)
+            effects.append(.scheduleRemoved(key: key))
+        }
         for key in contents.apps.keys.sorted() where !progress.apps.contains(key) {
             contents.apps.removeValue(forKey: key)
             effects.append(.appRemoved(key: key))
@@ -141,6 +154,10 @@ public enum ReplicaEffect: Sendable, Equatable {
     case settingsChanged(Relay_V1_Settings)
     /// A snapshot started: tombstones are forgotten.
     case tombstonesCleared
+    /// A scheduled request was stored or replaced.
+    case scheduleChanged(Relay_V1_ScheduleUpsert)
+    /// A scheduled request was removed.
+    case scheduleRemoved(key: UInt64)
     /// An event for the phone's record, appended to the wearable's log.
     case report(Relay_V1_WearableEvent.OneOf_Kind)
 }

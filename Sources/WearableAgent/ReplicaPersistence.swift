@@ -14,6 +14,8 @@ enum ReplicaPersistence {
             case .categoryRemoved(let key): try WearableSchema.removeCategory(db, key: key)
             case .settingsChanged(let settings): try WearableSchema.saveSettings(db, settings)
             case .tombstonesCleared: try WearableSchema.clearTombstones(db)
+            case .scheduleChanged(let schedule): try WearableSchema.saveSchedule(db, schedule)
+            case .scheduleRemoved(let key): try WearableSchema.removeSchedule(db, key: key)
             case .report: break  // appended to the outbound log by the caller
             }
         }

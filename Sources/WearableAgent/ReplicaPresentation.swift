@@ -21,7 +21,7 @@ enum ReplicaPresentation {
                 categoriesChanged = true
             case .settingsChanged(let settings):
                 events.append(.previewsHidden(settings.hidePreviews))
-            case .appNamed, .appRemoved, .tombstonesCleared, .report:
+            case .appNamed, .appRemoved, .tombstonesCleared, .report, .scheduleChanged, .scheduleRemoved:
                 break
             }
         }

@@ -61,8 +61,27 @@ extension NotificationServer {
                 changes.append(.removed(centreID: id, reason: side.removeReason(reasons[id])))
             }
         }
+        if apps != nil { changes += scheduleChanges(from: before.apps.pending, to: state.centre.apps) }
         guard !changes.isEmpty || seq != nil || apps != nil else { return nil }
         return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps)
+    }
+
+    /// The scheduled requests added, replaced or gone between two pending lists, for the
+    /// wearable's copy of the schedule.
+    private func scheduleChanges(from before: PendingRequests, to apps: AppRequests) -> [MirrorCoordinator.CentreChange] {
+        func key(_ request: PendingRequest) -> String { request.appID + "\u{1F}" + request.request.identifier }
+        let old = Dictionary(before.list().map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let new = apps.pending.list()
+        var changes: [MirrorCoordinator.CentreChange] = []
+        for request in new where !(old[key(request)]?.sameSchedule(as: request) ?? false) {
+            let category = apps.category(request.request.content.categoryIdentifier, of: request.appID)
+            if let item = request.scheduleItem(category: category) { changes.append(.scheduled(item)) }
+        }
+        let remaining = Set(new.map(key))
+        for (name, request) in old.sorted(by: { $0.key < $1.key }) where !remaining.contains(name) {
+            changes.append(.unscheduled(appName: request.appID, identifier: request.request.identifier))
+        }
+        return changes
     }
 
     /// Waits (blocking this thread, never the committer's) until a change is on disk, before
@@ -118,7 +137,11 @@ extension NotificationServer: PhoneLinkOwner {
         guard let mirror else { return }
         let ticket = state.withLock { state in
             let items = state.centre.list.map { MirrorItem($0, deliveredAt: state.deliveredDates[$0.id] ?? Date()) }
-            return mirror.startNewEpoch(items: items, newPartner: newPartner)
+            let apps = state.centre.apps
+            let schedules = apps.pending.list().compactMap {
+                $0.scheduleItem(category: apps.category($0.request.content.categoryIdentifier, of: $0.appID))
+            }
+            return mirror.startNewEpoch(items: items, schedules: schedules, newPartner: newPartner)
         }
         try ticket.waitBlocking()
     }

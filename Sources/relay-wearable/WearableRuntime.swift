@@ -230,6 +230,8 @@ final class WearableRuntime {
         ]
         if let rss = ProcessMemory.residentBytes() { values["rssBytes"] = .int(rss) }
         values["alerts"] = .int(alerts)
+        values["schedules"] = .int(link.scheduleCount)
+        if let next = link.nextLocalFireDate(after: Date()) { values["nextLocalFire"] = .string(next.formatted(.iso8601)) }
         if let shown = Self.shownIdentifier(machine.state.screen), let notification = machine.state.notification(shown) {
             values["showing"] = .string(notification.content.title)
         }

@@ -116,6 +116,18 @@ final class RecordingOwner: PhoneLinkOwner {
         try lock.withLock { _ in try coordinator.startNewEpoch(items: [], newPartner: newPartner).waitBlocking() }
     }
 
+    /// Schedules a request as the centre would.
+    func schedule(_ item: ScheduleItem) throws {
+        try lock.withLock { _ in try coordinator.record([.scheduled(item)], locked: true).waitBlocking() }
+    }
+
+    /// Removes a scheduled request as the centre would.
+    func unschedule(appName: String, identifier: String) throws {
+        try lock.withLock { _ in
+            try coordinator.record([.unscheduled(appName: appName, identifier: identifier)], locked: true).waitBlocking()
+        }
+    }
+
     /// Posts a notification as the centre would.
     func post(_ id: UInt32, title: String, locked: Bool = true, replaced: Bool = false) throws {
         let item = MirrorItem(

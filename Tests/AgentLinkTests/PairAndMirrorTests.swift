@@ -1,4 +1,8 @@
 import Foundation
+import Logging
+import PhoneAgent
+import RelayStore
+import WearableAgent
 import RelayCore
 import RelayWire
 import Testing
@@ -49,5 +53,45 @@ struct PairAndMirrorTests {
         #expect(await harness.screen.wait { Self.shownTitles($0).count == 40 })
         let shown = Self.shownTitles(harness.screen.elements)
         #expect(shown.values.allSatisfy { $0 == [true] }, "each shown once, alerting once: \(shown)")
+    }
+}
+
+@Suite("The phone's schedule on the wearable")
+struct ScheduleMirrorTests {
+    @Test("a scheduled request is mirrored with its trigger, survives a restart of the wearable, and goes when unscheduled")
+    func scheduleMirrored() async throws {
+        let harness = try AgentLinkHarness()
+        defer { harness.stop() }
+        await harness.start()
+        _ = try await harness.pair()
+        #expect(await harness.waitUntilConnected())
+        let scheduledAt = Date(timeIntervalSince1970: 1_900_000_000)
+        try harness.owner.schedule(
+            ScheduleItem(
+                appName: "Calendar", identifier: "stand-up", content: NotificationContent(title: "Stand-up"), category: nil,
+                trigger: .calendar(CalendarComponents(hour: 9, minute: 30), repeats: true), scheduledAt: scheduledAt,
+                timeZone: "Europe/Berlin"))
+        // The log is ordered: once a notification posted after it is shown, the schedule is there.
+        try harness.owner.post(1, title: "Barrier 1")
+        #expect(await harness.screen.wait { Self.shows("Barrier 1", $0) })
+        #expect(harness.wearable.scheduleCount == 1)
+        // 2030-03-17T12:00Z (after the schedule) → the next 09:30 in Berlin is 08:30Z the next day.
+        let next = harness.wearable.nextLocalFireDate(after: Date(timeIntervalSince1970: 1_900_000_000 + 3600))
+        #expect(next.map { ISO8601DateFormatter().string(from: $0) } == "2030-03-18T08:30:00Z")
+        // The copy is in the wearable's database: an agent started again on it has it.
+        let reopened = try WearableLink(
+            directory: StateDirectory(path: harness.folder + "/wearable"),
+            configuration: WearableLink.Configuration(deviceName: "Reopened", capabilities: Relay_V1_Capabilities()),
+            logger: Logger(label: "reopened"), present: { _ in })
+        #expect(reopened.scheduleCount == 1)
+
+        try harness.owner.unschedule(appName: "Calendar", identifier: "stand-up")
+        try harness.owner.post(2, title: "Barrier 2")
+        #expect(await harness.screen.wait { Self.shows("Barrier 2", $0) })
+        #expect(harness.wearable.scheduleCount == 0)
+    }
+
+    static func shows(_ title: String, _ events: [UIEvent]) -> Bool {
+        events.contains { if case .upsert(let n, _) = $0 { n.content.title == title } else { false } }
     }
 }

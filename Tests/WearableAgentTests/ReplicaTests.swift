@@ -91,3 +91,39 @@ struct ReplicaTests {
         #expect(replica.contents.notifications[1]?.content.title == "Reset phone")
     }
 }
+
+@Suite("Replica: the phone's schedule")
+struct ReplicaScheduleTests {
+    static func schedule(_ key: UInt64, title: String) -> Relay_V1_Change {
+        var change = Relay_V1_Change()
+        change.scheduleUpsert.key = key
+        change.scheduleUpsert.revision = 1
+        change.scheduleUpsert.content.title = title
+        change.scheduleUpsert.trigger.intervalSeconds = 3600
+        change.scheduleUpsert.scheduledAt = 1_700_000_000
+        change.scheduleUpsert.timeZone = "Europe/Berlin"
+        return change
+    }
+
+    @Test("scheduled requests are stored, replaced and removed; a snapshot drops those it does not mention")
+    func storedReplacedRemoved() {
+        var replica = Replica()
+        #expect(replica.apply(Self.schedule(1, title: "Stand-up")).count == 1)
+        #expect(replica.apply(Self.schedule(1, title: "Stand-up")).isEmpty)
+        _ = replica.apply(Self.schedule(1, title: "Stand-up moved"))
+        #expect(replica.contents.schedules[1]?.content.title == "Stand-up moved")
+        _ = replica.apply(Self.schedule(2, title: "Backup"))
+        var remove = Relay_V1_Change()
+        remove.scheduleRemove.key = 2
+        #expect(replica.apply(remove) == [.scheduleRemoved(key: 2)])
+        _ = replica.apply(Self.schedule(3, title: "Gone after the snapshot"))
+        var begin = Relay_V1_Change()
+        begin.snapshotBegin.epoch = 9
+        _ = replica.apply(begin)
+        _ = replica.apply(Self.schedule(1, title: "Stand-up moved"))
+        var end = Relay_V1_Change()
+        end.snapshotEnd.epoch = 9
+        #expect(replica.apply(end).contains(.scheduleRemoved(key: 3)))
+        #expect(replica.contents.schedules.keys.sorted() == [1])
+    }
+}

@@ -16,6 +16,10 @@ public final class MirrorCoordinator: Sendable {
         case posted(MirrorItem, replaced: Bool, record: Data)
         /// Gone from the centre.
         case removed(centreID: UInt32, reason: Relay_V1_RemoveReason)
+        /// A scheduled request added or replaced.
+        case scheduled(ScheduleItem)
+        /// A scheduled request gone from the pending list.
+        case unscheduled(appName: String, identifier: String)
     }
 
     /// The link the entries go to (and whose database holds everything).
@@ -38,7 +42,11 @@ public final class MirrorCoordinator: Sendable {
                 mirrored[notification.centreID] = PhoneMirror.Mirrored(key: key, revision: notification.revision)
             }
         }
-        mirror = Mutex(PhoneMirror(keys: WireKeyTable(stored: keys), mirrored: mirrored, settings: settings))
+        // The wearable holds a copy of every pending request: restored with the requests.
+        let apps = try link.database.read { db in try PhoneSchema.value(db, AppRequestsRecord.storageName) }
+        let schedules = try apps.map(AppRequestsRecord.decode)?.scheduleKeyNames ?? []
+        mirror = Mutex(
+            PhoneMirror(keys: WireKeyTable(stored: keys), mirrored: mirrored, schedules: schedules, settings: settings))
     }
 
     /// The apps' registrations as stored, if any.
@@ -89,6 +97,10 @@ public final class MirrorCoordinator: Sendable {
                         : PhoneMirror.Outcome(decision: "not mirrored: no wearable is paired"))
             case .removed(let centreID, let reason):
                 outcomes.append(mirror.removed(centreID: centreID, reason: reason))
+            case .scheduled(let item):
+                outcomes.append(paired ? mirror.scheduled(item) : PhoneMirror.Outcome(decision: "schedule not mirrored: no wearable is paired"))
+            case .unscheduled(let appName, let identifier):
+                outcomes.append(mirror.unscheduled(appName: appName, identifier: identifier))
             }
         }
         self.mirror.withLock { $0 = mirror }
@@ -134,7 +146,7 @@ public final class MirrorCoordinator: Sendable {
     /// Starts a new log epoch with a snapshot of `items` (the centre's notifications). For a
     /// new partner nothing counts as mirrored any more, so the snapshot only clears its replica.
     @discardableResult
-    public func startNewEpoch(items: [MirrorItem], newPartner: Bool) -> CommitTicket {
+    public func startNewEpoch(items: [MirrorItem], schedules: [ScheduleItem] = [], newPartner: Bool) -> CommitTicket {
         var mirror = self.mirror.withLock { $0 }
         if newPartner { mirror.forgetMirrored() }
         let paired = link.isPaired
@@ -147,7 +159,7 @@ public final class MirrorCoordinator: Sendable {
             var mirror = snapshotMirror.withLock { $0 }
             let epoch = try LinkLogTables.startNewEpoch(db)
             if newPartner { try db.execute(sql: "UPDATE centre_notification SET key = NULL, revision = 0") }
-            let outcome = mirror.snapshot(items, epoch: epoch)
+            let outcome = mirror.snapshot(items, schedules: schedules, epoch: epoch)
             for assignment in outcome.assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }
@@ -178,10 +190,12 @@ public final class MirrorCoordinator: Sendable {
         return ticket
     }
 
-    private static func centreID(of change: CentreChange) -> UInt32 {
+    private static func centreID(of change: CentreChange) -> String {
         switch change {
-        case .posted(let item, _, _): item.centreID
-        case .removed(let centreID, _): centreID
+        case .posted(let item, _, _): "\(item.centreID)"
+        case .removed(let centreID, _): "\(centreID)"
+        case .scheduled(let item): "\(item.appName)/\(item.identifier)"
+        case .unscheduled(let appName, let identifier): "\(appName)/\(identifier)"
         }
     }
 }

@@ -29,6 +29,42 @@ public struct MirrorItem: Sendable, Hashable {
     }
 }
 
+/// What the mirror needs to know of a scheduled request, which the wearable fires by
+/// itself while the phone is out of range.
+public struct ScheduleItem: Sendable, Hashable {
+    /// The posting app's name.
+    public var appName: String
+    /// The request's identifier, unique per app.
+    public var identifier: String
+    /// What it will say.
+    public var content: NotificationContent
+    /// Its category's buttons, if any.
+    public var category: NotificationCategory?
+    /// A time-interval or calendar trigger.
+    public var trigger: NotificationTrigger
+    /// When it was scheduled (intervals count from here).
+    public var scheduledAt: Date
+    /// The IANA zone calendar components are matched in.
+    public var timeZone: String
+
+    /// Creates an item.
+    public init(
+        appName: String, identifier: String, content: NotificationContent, category: NotificationCategory?,
+        trigger: NotificationTrigger, scheduledAt: Date, timeZone: String
+    ) {
+        self.appName = appName
+        self.identifier = identifier
+        self.content = content
+        self.category = category
+        self.trigger = trigger
+        self.scheduledAt = scheduledAt
+        self.timeZone = timeZone
+    }
+
+    /// The name its wire key is kept under.
+    var keyName: String { appName + "\u{1F}" + identifier }
+}
+
 /// How the phone mirrors, from its configuration.
 public struct MirrorSettings: Sendable, Hashable {
     /// What happens to notifications while the phone is unlocked.

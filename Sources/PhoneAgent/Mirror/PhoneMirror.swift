@@ -43,17 +43,59 @@ public struct PhoneMirror: Sendable {
     public private(set) var keys: WireKeyTable
     /// What is mirrored, by centre id.
     public private(set) var mirrored: [UInt32: Mirrored]
+    /// The scheduled requests mirrored, by key name (app and identifier).
+    public private(set) var schedules: [String: Mirrored] = [:]
     /// How to mirror.
     public var settings: MirrorSettings
     /// Categories and apps as last sent in this log epoch, so unchanged ones are not resent.
     private var sentCategories: [UInt64: Relay_V1_Category] = [:]
     private var sentApps: [UInt64: String] = [:]
 
-    /// A mirror restored from storage.
-    public init(keys: WireKeyTable = WireKeyTable(), mirrored: [UInt32: Mirrored] = [:], settings: MirrorSettings = MirrorSettings()) {
+    /// A mirror restored from storage; `schedules` are the key names of the scheduled
+    /// requests the wearable holds.
+    public init(
+        keys: WireKeyTable = WireKeyTable(), mirrored: [UInt32: Mirrored] = [:], schedules: [String] = [],
+        settings: MirrorSettings = MirrorSettings()
+    ) {
         self.keys = keys
         self.mirrored = mirrored
         self.settings = settings
+        for name in schedules {
+            if let key = keys.existingKey(.schedule, name) { self.schedules[name] = Mirrored(key: key, revision: 1) }
+        }
+    }
+
+    /// A scheduled request was added or replaced: the wearable keeps a copy to fire while apart.
+    /// Mirrored whatever the lock state, because it matters exactly when the phone is away.
+    public mutating func scheduled(_ item: ScheduleItem) -> Outcome {
+        var outcome = Outcome(decision: "")
+        guard let trigger = try? Relay_V1_Trigger(item.trigger) else {
+            return Outcome(decision: "schedule not mirrored: a \(item.trigger.kind) trigger is not fired by the wearable")
+        }
+        let (appKey, content) = wireContent(item.appName, item.content, item.category, into: &outcome)
+        let existing = schedules[item.keyName]
+        var change = Relay_V1_Change()
+        change.scheduleUpsert.key = existing?.key ?? keys.key(.schedule, item.keyName, assigned: &outcome.assigned)
+        change.scheduleUpsert.revision = (existing?.revision ?? 0) + 1
+        change.scheduleUpsert.appKey = appKey
+        change.scheduleUpsert.content = content
+        change.scheduleUpsert.trigger = trigger
+        change.scheduleUpsert.scheduledAt = WireTime.seconds(item.scheduledAt)
+        change.scheduleUpsert.timeZone = item.timeZone
+        schedules[item.keyName] = Mirrored(key: change.scheduleUpsert.key, revision: change.scheduleUpsert.revision)
+        outcome.changes.append(change)
+        outcome.decision = existing == nil ? "schedule mirrored" : "schedule replaced"
+        return outcome
+    }
+
+    /// A scheduled request left the phone's pending list (removed, or fired for the last time).
+    public mutating func unscheduled(appName: String, identifier: String) -> Outcome {
+        guard let existing = schedules.removeValue(forKey: appName + "\u{1F}" + identifier) else {
+            return Outcome(decision: "nothing to unschedule: it was not mirrored")
+        }
+        var change = Relay_V1_Change()
+        change.scheduleRemove.key = existing.key
+        return Outcome(changes: [change], decision: "schedule removed")
     }
 
     /// A notification was delivered or replaced in the centre.
@@ -99,7 +141,7 @@ public struct PhoneMirror: Sendable {
     /// The whole mirrored state as a snapshot, the first entries of a new log epoch: the
     /// settings, then every mirrored notification (with its app and category), never alerting.
     /// `items` are the centre's notifications; those not mirrored are left out.
-    public mutating func snapshot(_ items: [MirrorItem], epoch: UInt64) -> Outcome {
+    public mutating func snapshot(_ items: [MirrorItem], schedules scheduled: [ScheduleItem] = [], epoch: UInt64) -> Outcome {
         sentApps.removeAll()
         sentCategories.removeAll()
         var outcome = Outcome(decision: "snapshot of \(items.count) notifications")
@@ -115,6 +157,13 @@ public struct PhoneMirror: Sendable {
             change.upsert = upsert
             outcome.changes.append(change)
             mirrored[item.centreID] = Mirrored(key: upsert.key, revision: upsert.revision)
+        }
+        // Scheduled requests are mirrored whatever the lock state, so all of them are in it.
+        schedules.removeAll()
+        for item in scheduled.sorted(by: { $0.keyName < $1.keyName }) {
+            let part = self.scheduled(item)
+            outcome.changes += part.changes
+            outcome.assigned += part.assigned
         }
         var end = Relay_V1_Change()
         end.snapshotEnd.epoch = epoch
@@ -133,6 +182,7 @@ public struct PhoneMirror: Sendable {
     /// Forgets what was mirrored (unpairing): a new partner starts from nothing.
     public mutating func forgetMirrored() {
         mirrored.removeAll()
+        schedules.removeAll()
         sentApps.removeAll()
         sentCategories.removeAll()
     }
@@ -143,17 +193,32 @@ public struct PhoneMirror: Sendable {
     }
 
     private mutating func makeUpsert(_ item: MirrorItem, existing: Mirrored?, into outcome: inout Outcome) -> Relay_V1_Upsert {
-        let appKey = keys.key(.app, item.appName, assigned: &outcome.assigned)
-        if sentApps[appKey] != item.appName {
-            sentApps[appKey] = item.appName
+        let (appKey, content) = wireContent(item.appName, item.content, item.category, into: &outcome)
+        var upsert = Relay_V1_Upsert()
+        upsert.key = existing?.key ?? keys.nextNotificationKey(assigned: &outcome.assigned)
+        upsert.revision = (existing?.revision ?? 0) + 1
+        upsert.appKey = appKey
+        upsert.content = content
+        upsert.deliveredAt = WireTime.seconds(item.deliveredAt)
+        return upsert
+    }
+
+    /// Content on the wire with its app, category and thread keys; the app's name and the
+    /// category go first, as changes of their own, when the wearable does not have them yet.
+    private mutating func wireContent(
+        _ appName: String, _ content: NotificationContent, _ category: NotificationCategory?, into outcome: inout Outcome
+    ) -> (appKey: UInt32, content: Relay_V1_Content) {
+        let appKey = keys.key(.app, appName, assigned: &outcome.assigned)
+        if sentApps[appKey] != appName {
+            sentApps[appKey] = appName
             var change = Relay_V1_Change()
             change.appInfo.key = UInt32(truncatingIfNeeded: appKey)
-            change.appInfo.name = item.appName
+            change.appInfo.name = appName
             outcome.changes.append(change)
         }
         var categoryKey: UInt64 = 0
-        if let category = item.category, !category.actions.isEmpty {
-            categoryKey = keys.key(.category, item.appName + "\u{1F}" + category.identifier, assigned: &outcome.assigned)
+        if let category, !category.actions.isEmpty {
+            categoryKey = keys.key(.category, appName + "\u{1F}" + category.identifier, assigned: &outcome.assigned)
             let wire = Relay_V1_Category(category, key: UInt32(truncatingIfNeeded: categoryKey))
             if sentCategories[categoryKey] != wire {
                 sentCategories[categoryKey] = wire
@@ -163,15 +228,10 @@ public struct PhoneMirror: Sendable {
                 outcome.changes.append(change)
             }
         }
-        let thread = item.content.threadIdentifier
-        let threadKey = thread.isEmpty ? 0 : keys.key(.thread, item.appName + "\u{1F}" + thread, assigned: &outcome.assigned)
-        var upsert = Relay_V1_Upsert()
-        upsert.key = existing?.key ?? keys.nextNotificationKey(assigned: &outcome.assigned)
-        upsert.revision = (existing?.revision ?? 0) + 1
-        upsert.appKey = UInt32(truncatingIfNeeded: appKey)
-        upsert.content = Relay_V1_Content(
-            item.content, categoryKey: UInt32(truncatingIfNeeded: categoryKey), threadKey: UInt32(truncatingIfNeeded: threadKey))
-        upsert.deliveredAt = WireTime.seconds(item.deliveredAt)
-        return upsert
+        let thread = content.threadIdentifier
+        let threadKey = thread.isEmpty ? 0 : keys.key(.thread, appName + "\u{1F}" + thread, assigned: &outcome.assigned)
+        let wire = Relay_V1_Content(
+            content, categoryKey: UInt32(truncatingIfNeeded: categoryKey), threadKey: UInt32(truncatingIfNeeded: threadKey))
+        return (UInt32(truncatingIfNeeded: appKey), wire)
     }
 }

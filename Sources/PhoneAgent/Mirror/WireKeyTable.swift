@@ -12,6 +12,8 @@ public struct WireKeyTable: Sendable, Hashable {
         case category
         /// Notification keys are not named; only their counter is kept here.
         case notification
+        /// A scheduled request, by app and request identifier.
+        case schedule
     }
 
     /// A key assigned by this table, to persist.
@@ -53,6 +55,11 @@ public struct WireKeyTable: Sendable, Hashable {
         keys[.notification, default: [:]]["counter"] = key
         assigned.append(Assignment(kind: .notification, name: "counter", key: key))
         return key
+    }
+
+    /// The key of a name, if it has one.
+    public func existingKey(_ kind: Kind, _ name: String) -> UInt64? {
+        keys[kind]?[name]
     }
 
     /// The name a key of a kind was assigned to.

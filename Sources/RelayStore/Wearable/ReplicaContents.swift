@@ -39,6 +39,8 @@ public struct ReplicaContents: Sendable, Hashable {
     public var categories: [UInt32: Relay_V1_CategoryUpsert] = [:]
     /// The phone's settings.
     public var settings = Relay_V1_Settings()
+    /// The phone's scheduled requests, by key: fired here while the phone is away.
+    public var schedules: [UInt64: Relay_V1_ScheduleUpsert] = [:]
 
     /// An empty replica.
     public init() {}

@@ -27,6 +27,9 @@ public enum WearableSchema {
                     CREATE TABLE replica_settings (id INTEGER PRIMARY KEY CHECK (id = 1), body BLOB NOT NULL);
                     """)
         }
+        migrator.registerMigration("v2 schedules") { db in
+            try db.execute(sql: "CREATE TABLE replica_schedule (key INTEGER PRIMARY KEY, body BLOB NOT NULL)")
+        }
         return migrator
     }
 
@@ -50,6 +53,10 @@ public enum WearableSchema {
         for row in try Row.fetchAll(db, sql: "SELECT body FROM replica_category") {
             let category = try Relay_V1_CategoryUpsert(serializedBytes: row["body"] as Data)
             contents.categories[category.category.key] = category
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT body FROM replica_schedule") {
+            let schedule = try Relay_V1_ScheduleUpsert(serializedBytes: row["body"] as Data)
+            contents.schedules[schedule.key] = schedule
         }
         if let body = try Data.fetchOne(db, sql: "SELECT body FROM replica_settings WHERE id = 1") {
             contents.settings = try Relay_V1_Settings(serializedBytes: body)
@@ -108,9 +115,23 @@ public enum WearableSchema {
             sql: "INSERT OR REPLACE INTO replica_settings VALUES (1, ?)", arguments: [try settings.serializedBytes() as Data])
     }
 
+    /// Stores a scheduled request.
+    public static func saveSchedule(_ db: Database, _ schedule: Relay_V1_ScheduleUpsert) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO replica_schedule VALUES (?, ?)",
+            arguments: [Int64(schedule.key), try schedule.serializedBytes() as Data])
+    }
+
+    /// Removes a scheduled request.
+    public static func removeSchedule(_ db: Database, key: UInt64) throws {
+        try db.execute(sql: "DELETE FROM replica_schedule WHERE key = ?", arguments: [Int64(key)])
+    }
+
     /// Forgets the whole replica and the link's logs (unpairing).
     public static func forgetAll(_ db: Database) throws {
-        for table in ["replica_notification", "replica_tombstone", "replica_app", "replica_category", "replica_settings"] {
+        for table in [
+            "replica_notification", "replica_tombstone", "replica_app", "replica_category", "replica_settings", "replica_schedule",
+        ] {
             try db.execute(sql: "DELETE FROM \(table)")
         }
         try LinkLogTables.reset(db)
