@@ -158,29 +158,7 @@ import Testing
     /// Starts relay-phone on a private bus, waits for its "ready:" line (printed once it owns both
     /// names), runs `body`, then stops it with SIGTERM, expecting a clean exit.
     private func withPhone(_ body: (PrivateBus, String) async throws -> Void) async throws {
-        try await withPrivateBus { bus in
-            let directory = "/tmp/relay-rich-test-\(UUID().uuidString.prefix(8))"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let socket = directory + "/phone.sock"
-            let phone = try ChildProcess(
-                RelayCtlTests.binary("relay-phone").path, ["--transport", "loopback", "--bus", bus.address, "--control-socket", socket, "--state-directory", socket + ".state", "--peer", socket + ".link"])
-            var lines = phone.lines.makeAsyncIterator()
-            let ready = await lines.next()
-            guard ready?.hasPrefix("ready: org.freedesktop.Notifications on \(bus.address)") == true else {
-                await phone.stop()
-                Issue.record("relay-phone did not become ready; it printed: \(ready ?? "nothing")")
-                return
-            }
-            do {
-                try await body(bus, socket)
-            } catch {
-                await phone.stop()
-                throw error
-            }
-            kill(phone.pid, SIGTERM)
-            #expect(await phone.wait() == 0)
-        }
+        try await withRelayPhone { bus, _, socket in try await body(bus, socket) }
     }
 
     private func call(_ client: DBusConnection, _ method: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
