@@ -15,7 +15,8 @@ test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## Every benchmark, in a release build; prints numbers, asserts nothing.
+## Every benchmark, in a release build; prints numbers, asserts nothing, writes Docs/BENCHMARKS.md.
+## RELAY_BENCH_QUICK=1 for a shorter run that leaves Docs/ alone (scripts/bench.sh lists the options).
 bench: bootstrap
 	bash scripts/bench.sh
 

@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // MARK: C bridges (system libraries found by pkg-config) and the one C shim.
@@ -80,6 +81,11 @@ let package = Package(
                 "RelayCore", "RelayWire", "RelaySystem", "CBluetooth",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: strictSwift),
+
+        // MARK: Adapters: Bluetooth through BlueZ (profiles, agent, discovery; Docs/BLUETOOTH.md).
+        .target(
+            name: "RelayBluetooth", dependencies: ["RelayDBus", "RelayTransport", "RelaySystem", "CBluetooth"],
             swiftSettings: strictSwift),
 
         // MARK: Adapters: state on disk.
@@ -147,6 +153,7 @@ let package = Package(
         .executableTarget(
             name: "relay-phone",
             dependencies: [
+                "RelayBluetooth",
                 "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayLockWatch",
                 "RelayStore", "RelayWire", "PhoneAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -155,6 +162,7 @@ let package = Package(
         .executableTarget(
             name: "relay-wearable",
             dependencies: [
+                "RelayBluetooth",
                 "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDisplay", "RelayInput", "RelayText", "RelaySystem",
                 "RelayStore", "RelayTransport", "RelayWire", "WearableAgent", "WearableUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -163,6 +171,7 @@ let package = Package(
         .executableTarget(
             name: "relayctl",
             dependencies: [
+                "RelayBluetooth",
                 "RelayCore", "RelayExamples", "RelayControl", "RelayDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -173,6 +182,7 @@ let package = Package(
             dependencies: [
                 "RelayCore", "RelayExamples", "RelayWire", "RelayLink", "RelayTransport", "WearableUI",
                 "RelayTestSupport", "RelayDBus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSwift),
 
@@ -235,6 +245,14 @@ let package = Package(
         .testTarget(
             name: "WearableUITests", dependencies: ["WearableUI", "RelayExamples", "RelayInput"],
             resources: [.copy("Golden")], swiftSettings: strictSwift),
+        .testTarget(
+            name: "RelayBluetoothTests",
+            dependencies: ["RelayBluetooth", "RelayDBus", "RelayTransport", "RelayTestSupport", "CBluetooth"],
+            exclude: ["Mock"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "BluetoothEndToEndTests",
+            dependencies: ["relayctl", "relay-phone", "relay-wearable", "RelayTestSupport", "RelayDBus"],
+            swiftSettings: strictSwift),
         .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayControlTests", dependencies: ["RelayControl", "RelaySystem", "RelayTestSupport"],

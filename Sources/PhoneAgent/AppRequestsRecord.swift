@@ -16,6 +16,8 @@ public struct AppRequestsRecord: Codable, Sendable, Hashable {
 
     var categories: [String: [NotificationCategory]]
     var pending: [Pending]
+    /// Absent in records written before occurrences were kept.
+    var lastFired: [String: Date]?
 
     /// The record of what the apps registered.
     public init(_ apps: AppRequests) {
@@ -25,6 +27,7 @@ public struct AppRequestsRecord: Codable, Sendable, Hashable {
                 appID: $0.appID, request: $0.request, sender: $0.sender, scheduledAt: $0.schedule.scheduledAt,
                 timeZone: $0.schedule.timeZone.identifier, nextFireDate: $0.nextFireDate)
         }
+        lastFired = apps.lastFired.isEmpty ? nil : apps.lastFired
     }
 
     /// What the apps registered, again. A request whose zone or trigger no longer makes a
@@ -32,6 +35,7 @@ public struct AppRequestsRecord: Codable, Sendable, Hashable {
     public func restored() -> (apps: AppRequests, dropped: [String]) {
         var apps = AppRequests()
         var dropped: [String] = []
+        apps.lastFired = lastFired ?? [:]
         for (appID, list) in categories {
             apps.categories[appID] = Dictionary(list.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
         }
@@ -52,7 +56,7 @@ public struct AppRequestsRecord: Codable, Sendable, Hashable {
 
     /// The key names (app and identifier) of the pending requests, which the wearable holds.
     var scheduleKeyNames: [String] {
-        pending.map { $0.appID + "\u{1F}" + $0.request.identifier }
+        pending.map { AppRequests.name(appID: $0.appID, identifier: $0.request.identifier) }
     }
 
     /// The record as stored.

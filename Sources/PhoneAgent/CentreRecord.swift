@@ -28,6 +28,8 @@ public struct CentreRecord: Codable, Sendable, Hashable {
         var trigger: NotificationTrigger?
         var date: Date
         var category: NotificationCategory?
+        /// Absent for posted notifications and in records written before occurrences were kept.
+        var occurrence: ScheduledOccurrence?
     }
 
     /// The record of a notification.
@@ -41,7 +43,9 @@ public struct CentreRecord: Codable, Sendable, Hashable {
         resident = notification.resident
         acceptsReply = notification.acceptsReply
         rich = notification.origin.rich.map {
-            RichRecord(appID: $0.appID, identifier: $0.identifier, trigger: $0.trigger, date: $0.date, category: $0.category)
+            RichRecord(
+                appID: $0.appID, identifier: $0.identifier, trigger: $0.trigger, date: $0.date, category: $0.category,
+                occurrence: $0.occurrence)
         }
         self.deliveredAt = deliveredAt
     }
@@ -80,7 +84,10 @@ extension DeliveredNotification {
         acceptsReply = record.acceptsReply
         expiresAt = nil
         origin = record.rich.map {
-            .rich(RichSource(appID: $0.appID, identifier: $0.identifier, trigger: $0.trigger, date: $0.date, category: $0.category))
+            .rich(
+                RichSource(
+                    appID: $0.appID, identifier: $0.identifier, trigger: $0.trigger, date: $0.date, category: $0.category,
+                    occurrence: $0.occurrence))
         } ?? .freedesktop
     }
 }

@@ -45,7 +45,7 @@ public struct DeliveredNotification: Sendable, Hashable {
     /// never expires.
     public init(
         id: UInt32, request: NotificationRequest, appID: String, category: NotificationCategory?, sender: String?,
-        date: Date
+        date: Date, occurrence: ScheduledOccurrence? = nil
     ) {
         self.id = id
         appName = appID
@@ -56,7 +56,8 @@ public struct DeliveredNotification: Sendable, Hashable {
         self.sender = sender
         resident = false
         let source = RichSource(
-            appID: appID, identifier: request.identifier, trigger: request.trigger, date: date, category: category)
+            appID: appID, identifier: request.identifier, trigger: request.trigger, date: date, category: category,
+            occurrence: occurrence)
         acceptsReply = !source.textInputActions.isEmpty
         expiresAt = nil
         origin = .rich(source)

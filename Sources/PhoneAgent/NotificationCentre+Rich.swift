@@ -25,6 +25,18 @@ extension NotificationCentre {
         public var replaced: Bool
         /// When it fires again (repeating requests); `nil` when it has left the pending list.
         public var nextFireDate: Date?
+        /// The occurrence that fired: its date by the schedule.
+        public var fireDate: Date
+    }
+
+    /// What ``adoptOccurrence(appID:identifier:fireDate:now:)`` decided.
+    public enum Adoption: Sendable, Hashable {
+        /// The phone fired this occurrence (or a later one) itself: nothing to add.
+        case alreadyFired
+        /// The phone had not fired it yet: it is delivered now, as fired on the wearable.
+        case adopted(id: UInt32)
+        /// The app removed the request before the occurrence: the wearable's copy is withdrawn.
+        case withdrawn
     }
 
     /// `Post`: delivers a request at once. Posting an identifier the app already has delivered updates
@@ -56,7 +68,10 @@ extension NotificationCentre {
         }
         let schedule: TriggerSchedule
         do {
-            schedule = try TriggerSchedule(trigger: trigger, scheduledAt: now, timeZone: timeZone)
+            // Whole seconds, as the wire carries it: the wearable computes the same fire dates,
+            // and an occurrence is known by its fire date on both devices.
+            let start = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+            schedule = try TriggerSchedule(trigger: trigger, scheduledAt: start, timeZone: timeZone)
         } catch {
             throw .invalid("request.trigger: \(error.description)")
         }
@@ -75,12 +90,36 @@ extension NotificationCentre {
     /// one stays pending with its next date. The scheduler then sleeps until ``nextFireDate``.
     public mutating func fireDue(now: Date) -> [FiredRequest] {
         apps.pending.takeDue(now: now).map { due in
-            let outcome = deliver(due.request, appID: due.appID, sender: due.sender, now: now)
+            let fireDate = due.nextFireDate
+            let outcome = deliver(
+                due.request, appID: due.appID, sender: due.sender, now: now, occurrence: ScheduledOccurrence(fireDate: fireDate))
+            apps.fired(appID: due.appID, identifier: due.request.identifier, fireDate: fireDate)
             let next = apps.pending.list(appID: due.appID).first { $0.request.identifier == due.request.identifier }
             return FiredRequest(
                 id: outcome.id, appID: due.appID, identifier: due.request.identifier, replaced: outcome.replaced,
-                nextFireDate: next?.nextFireDate)
+                nextFireDate: next?.nextFireDate, fireDate: fireDate)
         }
+    }
+
+    /// The wearable fired the occurrence at `fireDate` by itself while apart (Docs/PHONE.md, "Out of
+    /// range"). If the phone has fired it, or a later one, there is nothing to add: its own
+    /// notification replaces the wearable's copy. If the request is still pending and the phone has
+    /// not reached that date (its clock is behind, or it was off), the occurrence is delivered now,
+    /// marked as fired on the wearable so that it does not alert twice. Otherwise the app removed the
+    /// request meanwhile, and the wearable's copy is withdrawn.
+    public mutating func adoptOccurrence(appID: String, identifier: String, fireDate: Date, now: Date) -> Adoption {
+        if let last = apps.lastFired[AppRequests.name(appID: appID, identifier: identifier)], last >= fireDate {
+            return .alreadyFired
+        }
+        guard let due = apps.pending.takeOccurrence(appID: appID, identifier: identifier, fireDate: fireDate, now: now)
+        else {
+            return apps.pending.contains(appID: appID, identifier: identifier) ? .alreadyFired : .withdrawn
+        }
+        let outcome = deliver(
+            due.request, appID: appID, sender: due.sender, now: now,
+            occurrence: ScheduledOccurrence(fireDate: fireDate, firedOnWearable: true))
+        apps.fired(appID: appID, identifier: identifier, fireDate: fireDate)
+        return .adopted(id: outcome.id)
     }
 
     /// When the next pending request fires; `nil` when nothing is pending.
@@ -178,12 +217,15 @@ extension NotificationCentre {
     }
 
     /// Delivers a valid request: an update in place when the app has its identifier delivered.
-    private mutating func deliver(_ request: NotificationRequest, appID: String, sender: String?, now: Date) -> PostOutcome {
+    private mutating func deliver(
+        _ request: NotificationRequest, appID: String, sender: String?, now: Date, occurrence: ScheduledOccurrence? = nil
+    ) -> PostOutcome {
         let existing = deliveredID(appID: appID, identifier: request.identifier)
         let id = existing ?? nextID()
         delivered[id] = DeliveredNotification(
             id: id, request: request, appID: appID,
-            category: apps.category(request.content.categoryIdentifier, of: appID), sender: sender, date: now)
+            category: apps.category(request.content.categoryIdentifier, of: appID), sender: sender, date: now,
+            occurrence: occurrence)
         return PostOutcome(id: id, replaced: existing != nil)
     }
 

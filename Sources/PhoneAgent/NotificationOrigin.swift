@@ -30,16 +30,20 @@ public struct RichSource: Sendable, Hashable {
     /// none by that identifier. Kept with the notification so that a later `SetCategories` does not
     /// change the actions the user is already offered.
     public var category: NotificationCategory?
+    /// The occurrence it shows, when a scheduled request fired it; `nil` when it was posted.
+    public var occurrence: ScheduledOccurrence?
 
     /// Creates a source.
     public init(
-        appID: String, identifier: String, trigger: NotificationTrigger?, date: Date, category: NotificationCategory?
+        appID: String, identifier: String, trigger: NotificationTrigger?, date: Date, category: NotificationCategory?,
+        occurrence: ScheduledOccurrence? = nil
     ) {
         self.appID = appID
         self.identifier = identifier
         self.trigger = trigger
         self.date = date
         self.category = category
+        self.occurrence = occurrence
     }
 
     /// The identifiers of the category's actions that ask for text, in order.
@@ -51,5 +55,21 @@ public struct RichSource: Sendable, Hashable {
     /// option, as Apple's `UNNotificationCategoryOptions` has it.
     public var reportsDismissal: Bool {
         category?.options.contains(.customDismissAction) ?? false
+    }
+}
+
+/// One firing of a scheduled request: with the app and the request's identifier, its identity on
+/// both devices (Docs/PHONE.md, "Out of range").
+public struct ScheduledOccurrence: Sendable, Hashable, Codable {
+    /// When it fired by the schedule (not when it was delivered, which may be later).
+    public var fireDate: Date
+    /// Whether the wearable fired it first, by itself while apart, and alerted there: the phone
+    /// took it over on reconnect, and the wearable must not alert for it again.
+    public var firedOnWearable: Bool
+
+    /// Creates an occurrence.
+    public init(fireDate: Date, firedOnWearable: Bool = false) {
+        self.fireDate = fireDate
+        self.firedOnWearable = firedOnWearable
     }
 }

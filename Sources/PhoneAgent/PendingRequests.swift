@@ -83,20 +83,40 @@ public struct PendingRequests: Sendable, Equatable {
         requests.removeValue(forKey: Key(appID: appID, identifier: identifier))
     }
 
-    /// The requests due at `now`, soonest first, each as it was when due. One-shot requests leave;
-    /// repeating ones stay with their next date after `now`, so occurrences missed while the phone
-    /// was asleep fire once, not once each.
+    /// The requests due at `now`, soonest first, each with `nextFireDate` set to the occurrence
+    /// that fires: the latest due, so occurrences missed while the phone was asleep fire once, not
+    /// once each. One-shot requests leave; repeating ones stay with their next date after `now`.
     mutating func takeDue(now: Date) -> [PendingRequest] {
         let due = requests.values.filter { $0.nextFireDate <= now }.sorted(by: Self.firesFirst)
-        for request in due {
-            let key = Key(appID: request.appID, identifier: request.request.identifier)
-            if request.request.trigger?.repeats == true, let next = request.schedule.nextFireDate(after: now) {
-                requests[key]?.nextFireDate = next
-            } else {
-                requests.removeValue(forKey: key)
-            }
+        return due.map { request in
+            var fired = request
+            fired.nextFireDate = request.schedule.latestFireDate(from: request.nextFireDate, notAfter: now)
+            advance(request, past: now)
+            return fired
         }
-        return due
+    }
+
+    /// Takes the occurrence at `fireDate` of a pending request that has not fired it yet (the
+    /// wearable fired it by its own clock, ahead of the phone's): it leaves the list if it was a
+    /// one-shot request, or moves on to its next date. `nil` when the app has no such request, or
+    /// it fires later than `fireDate` already.
+    mutating func takeOccurrence(appID: String, identifier: String, fireDate: Date, now: Date) -> PendingRequest? {
+        guard let request = requests[Key(appID: appID, identifier: identifier)], fireDate >= request.nextFireDate else {
+            return nil
+        }
+        var fired = request
+        fired.nextFireDate = fireDate
+        advance(request, past: max(fireDate, now))
+        return fired
+    }
+
+    private mutating func advance(_ request: PendingRequest, past date: Date) {
+        let key = Key(appID: request.appID, identifier: request.request.identifier)
+        if request.request.trigger?.repeats == true, let next = request.schedule.nextFireDate(after: date) {
+            requests[key]?.nextFireDate = next
+        } else {
+            requests.removeValue(forKey: key)
+        }
     }
 
     /// Soonest first; ties in the order of app and identifier, so the order never depends on hashing.

@@ -10,6 +10,10 @@ public protocol LinkDelegate: Sendable {
     func loadLogs() async throws -> LinkSession.Logs
     /// Applies an entry of the peer's log and stores the new cursor in the same transaction.
     func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws
+    /// Applies consecutive entries of the peer's log, in order, with the cursor; they are
+    /// stored when this returns. An owner may store a batch in one transaction (one sync for a
+    /// catch-up of hundreds); by default each goes through `apply(seq:body:)`.
+    func apply(_ entries: [InboundEntry]) async throws
     /// The peer has everything through `seq`: stored outbound entries up to it may go.
     func acknowledged(through seq: UInt64) async throws
     /// The peer started a new log: store its epoch; its entries start again from 1.
@@ -26,6 +30,25 @@ public protocol LinkDelegate: Sendable {
 extension LinkDelegate {
     /// Owners that do not show the round-trip time ignore it.
     public func measured(roundTrip: Duration) async {}
+
+    /// One entry at a time.
+    public func apply(_ entries: [InboundEntry]) async throws {
+        for entry in entries { try await apply(seq: entry.seq, body: entry.body) }
+    }
+}
+
+/// An entry of the peer's log, as the session delivered it.
+public struct InboundEntry: Sendable {
+    /// Its position in the peer's log.
+    public var seq: UInt64
+    /// What it says.
+    public var body: Relay_V1_Envelope.OneOf_Body
+
+    /// Creates an entry.
+    public init(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) {
+        self.seq = seq
+        self.body = body
+    }
 }
 
 /// Who is on the other end of an established link.

@@ -59,7 +59,7 @@ struct LinkEventLoop {
             link: link, hello: driver.hello, logs: logs,
             liveness: LivenessMonitor(interval: driver.heartbeat, timeout: driver.timeout, now: .now))
         var state = SessionState(identity: identity)
-        let opening = try await carryOut(session.start(), session: &session, state: state)
+        let opening = try await carryOut(session.start(), session: &session, state: &state)
         try await writer.write(opening.frames)
         if let outcome = opening.outcome { return outcome }
         for command in early {
@@ -76,6 +76,9 @@ struct LinkEventLoop {
         let identity: LinkIdentity
         var chunkInFlight = false
         var roundTrip: Duration?
+        /// Entries of the peer's log taken in but not yet handed to the owner: they are stored
+        /// together before anything is written (a written frame carries the acknowledgement).
+        var deliveries: [InboundEntry] = []
     }
 
     /// Handles one event; returns an outcome when the connection is over.
@@ -88,11 +91,11 @@ struct LinkEventLoop {
         case .frames(let batch):
             // Frame by frame: an entry must be applied before the next one is looked at.
             for frame in batch {
-                let result = try await carryOut(session.receive(frame, at: .now), session: &session, state: state)
+                let result = try await carryOut(session.receive(frame, at: .now), session: &session, state: &state)
                 frames += result.frames
-                if let outcome = result.outcome { return try await finish(frames, outcome) }
+                if let outcome = result.outcome { return try await finish(frames, outcome, &state) }
             }
-            let ack = try await carryOut(session.flushAcknowledgement(), session: &session, state: state)
+            let ack = try await carryOut(session.flushAcknowledgement(), session: &session, state: &state)
             frames += ack.frames
             if let roundTrip = session.liveness.roundTripTime, roundTrip != state.roundTrip {
                 state.roundTrip = roundTrip
@@ -103,8 +106,8 @@ struct LinkEventLoop {
         case .readFailed(let error):
             return .failed(.framing(error))
         case .tick:
-            let result = try await carryOut(session.tick(at: .now), session: &session, state: state)
-            if let outcome = result.outcome { return try await finish(result.frames, outcome) }
+            let result = try await carryOut(session.tick(at: .now), session: &session, state: &state)
+            if let outcome = result.outcome { return try await finish(result.frames, outcome, &state) }
             frames = result.frames
         case .command(.append(let seq, let body)):
             // An entry persisted before the session loaded the logs is already in them.
@@ -112,25 +115,26 @@ struct LinkEventLoop {
             guard seq == session.nextOutboundSeq else {
                 return .failed(.protocolViolation("the owner appended entry \(seq), but the log expects \(session.nextOutboundSeq)"))
             }
-            let result = try await carryOut(session.enqueue(body), session: &session, state: state)
-            if let outcome = result.outcome { return try await finish(result.frames, outcome) }
+            let result = try await carryOut(session.enqueue(body), session: &session, state: &state)
+            if let outcome = result.outcome { return try await finish(result.frames, outcome, &state) }
             frames = result.frames
         case .command(.bulk(let body)):
             session.enqueueBulk(body)
             if !state.chunkInFlight {
-                frames = try await carryOut(session.nextBulkFrame(), session: &session, state: state).frames
+                frames = try await carryOut(session.nextBulkFrame(), session: &session, state: &state).frames
                 bulkStep = true
             }
         case .command(.unlogged(let body)):
-            frames = try await carryOut(session.sendUnlogged(body), session: &session, state: state).frames
+            frames = try await carryOut(session.sendUnlogged(body), session: &session, state: &state).frames
         case .command(.close(let reason)):
-            let result = try await carryOut(session.close(code: .unspecified, message: reason), session: &session, state: state)
-            return try await finish(result.frames, .closed)
+            let result = try await carryOut(session.close(code: .unspecified, message: reason), session: &session, state: &state)
+            return try await finish(result.frames, .closed, &state)
         case .chunkWritten:
             state.chunkInFlight = false
-            frames = try await carryOut(session.nextBulkFrame(), session: &session, state: state).frames
+            frames = try await carryOut(session.nextBulkFrame(), session: &session, state: &state).frames
             bulkStep = true
         }
+        if let failure = await store(&state) { return failure }
         try await writer.write(frames)
         if bulkStep && !frames.isEmpty {
             // The chunk is with the transport; the next one waits for this event, so control
@@ -141,8 +145,25 @@ struct LinkEventLoop {
         return nil
     }
 
+    /// Hands the entries taken in to the owner, one batch; a failure ends the connection.
+    private func store(_ state: inout SessionState) async -> LinkConnectionDriver.Outcome? {
+        guard !state.deliveries.isEmpty else { return nil }
+        let entries = state.deliveries
+        state.deliveries.removeAll()
+        do {
+            try await driver.delegate.apply(entries)
+            return nil
+        } catch {
+            return .failed(.protocolViolation("could not persist: \(error)"))
+        }
+    }
+
     /// Writes what was produced before the end, then ends.
-    private func finish(_ frames: [Data], _ outcome: LinkConnectionDriver.Outcome) async throws -> LinkConnectionDriver.Outcome {
+    private func finish(
+        _ frames: [Data], _ outcome: LinkConnectionDriver.Outcome, _ state: inout SessionState
+    ) async throws -> LinkConnectionDriver.Outcome {
+        // The frames may acknowledge entries taken in: stored first, or not written at all.
+        if let failure = await store(&state) { return failure }
         try? await writer.write(frames)
         return outcome
     }
@@ -150,19 +171,27 @@ struct LinkEventLoop {
     /// Carries out the session's actions in order — persisting through the delegate before
     /// anything that follows is written — and returns the frames to write.
     private func carryOut(
-        _ actions: [LinkSession.Action], session: inout LinkSession, state: SessionState
+        _ actions: [LinkSession.Action], session: inout LinkSession, state: inout SessionState
     ) async throws -> (frames: [Data], outcome: LinkConnectionDriver.Outcome?) {
         var frames: [Data] = []
         do {
             for action in actions {
                 switch action {
                 case .send(let frame): frames.append(frame)
-                case .peerHello(let hello): await driver.delegate.connected(peer: hello, link: state.identity)
-                case .peerLogReset(let epoch): try await driver.delegate.peerLogReset(epoch: epoch)
+                case .peerHello(let hello):
+                    if let failure = await store(&state) { return (frames, failure) }
+                    await driver.delegate.connected(peer: hello, link: state.identity)
+                case .peerLogReset(let epoch):
+                    if let failure = await store(&state) { return (frames, failure) }
+                    try await driver.delegate.peerLogReset(epoch: epoch)
                 case .deliver(let seq, let body):
-                    try await driver.delegate.apply(seq: seq, body: body)
+                    // Counted as applied at once, so the next frame is checked against it; stored
+                    // (with the others of this read) before anything is written.
+                    state.deliveries.append(InboundEntry(seq: seq, body: body))
                     session.applied(seq)
-                case .message(let body): await driver.delegate.received(body)
+                case .message(let body):
+                    if let failure = await store(&state) { return (frames, failure) }
+                    await driver.delegate.received(body)
                 case .acknowledged(let seq): try await driver.delegate.acknowledged(through: seq)
                 case .failed(let reason): return (frames, .failed(reason))
                 }

@@ -10,7 +10,7 @@ public import RelayWire
 /// the end whatever the snapshot did not mention goes.
 public struct Replica: Sendable {
     /// What is held.
-    public private(set) var contents: ReplicaContents
+    public internal(set) var contents: ReplicaContents
     private var snapshot: SnapshotProgress?
 
     /// What a snapshot has mentioned so far.
@@ -30,10 +30,11 @@ public struct Replica: Sendable {
     /// Whether a snapshot is being received.
     public var inSnapshot: Bool { snapshot != nil }
 
-    /// Applies one change of the phone's log.
-    public mutating func apply(_ change: Relay_V1_Change) -> [ReplicaEffect] {
+    /// Applies one change of the phone's log. `catchUp` marks an entry that waited while the
+    /// devices were apart and is older than the offline alert window: it never alerts.
+    public mutating func apply(_ change: Relay_V1_Change, catchUp: Bool = false) -> [ReplicaEffect] {
         switch change.kind {
-        case .upsert(let upsert): return apply(upsert)
+        case .upsert(let upsert): return apply(upsert, catchUp: catchUp)
         case .remove(let remove): return apply(remove)
         case .appInfo(let app):
             snapshot?.apps.insert(app.key)
@@ -73,7 +74,7 @@ public struct Replica: Sendable {
         }
     }
 
-    private mutating func apply(_ upsert: Relay_V1_Upsert) -> [ReplicaEffect] {
+    private mutating func apply(_ upsert: Relay_V1_Upsert, catchUp: Bool) -> [ReplicaEffect] {
         let existing = contents.notifications[upsert.key]
         if inSnapshot {
             snapshot?.notifications.insert(upsert.key)
@@ -81,14 +82,23 @@ public struct Replica: Sendable {
             if let existing, existing.revision >= upsert.revision { return [] }
             if let removed = contents.tombstones[upsert.key], removed >= upsert.revision { return [] }
         }
+        // The phone's occurrence replaces the wearable's own copy of it (Replica+LocalFiring).
+        var effects: [ReplicaEffect] = []
+        var firedHere = false
+        if upsert.hasOccurrence {
+            (effects, firedHere) = reconcile(upsert.occurrence)
+        }
+        let newOccurrence = upsert.hasOccurrence && existing?.occurrence != upsert.occurrence
         let decision = AlertDecision(
-            upsert: upsert, isUpdate: existing != nil, inSnapshot: inSnapshot, silent: contents.settings.silent)
+            upsert: upsert, isUpdate: existing != nil && !newOccurrence, inSnapshot: inSnapshot, silent: contents.settings.silent,
+            catchUp: catchUp, firedHere: firedHere)
         let record = ReplicaRecord(
             key: upsert.key, revision: upsert.revision, appKey: upsert.appKey, content: upsert.content,
-            deliveredAt: upsert.deliveredAt, alerted: decision.alerts || (existing?.alerted ?? false))
+            deliveredAt: upsert.deliveredAt, alerted: decision.alerts || (existing?.alerted ?? false),
+            occurrence: upsert.hasOccurrence ? upsert.occurrence : nil)
         contents.notifications[upsert.key] = record
         contents.tombstones.removeValue(forKey: upsert.key)
-        var effects: [ReplicaEffect] = [.stored(record, alert: decision.alerts)]
+        effects.append(.stored(record, alert: decision.alerts))
         if upsert.mayAlert {
             // The phone asked for an alert: tell it whether there was one, and why not.
             var alerted = Relay_V1_Alerted()
@@ -102,6 +112,11 @@ public struct Replica: Sendable {
     }
 
     private mutating func apply(_ remove: Relay_V1_Remove) -> [ReplicaEffect] {
+        if let scheduleKey = WireKey.scheduleKey(ofLocal: remove.key) {
+            // The phone withdrew the wearable's own copy of an occurrence: the app had removed
+            // the request while the devices were apart.
+            return withdrawLocal(scheduleKey: scheduleKey)
+        }
         if let removed = contents.tombstones[remove.key], removed >= remove.revision { return [] }
         if let existing = contents.notifications[remove.key], existing.revision > remove.revision { return [] }
         contents.notifications.removeValue(forKey: remove.key)
@@ -160,4 +175,12 @@ public enum ReplicaEffect: Sendable, Equatable {
     case scheduleRemoved(key: UInt64)
     /// An event for the phone's record, appended to the wearable's log.
     case report(Relay_V1_WearableEvent.OneOf_Kind)
+    /// Occurrences up to this instant are the phone's (the link went up or down).
+    case firingFloor(Int64)
+    /// The latest occurrence of a request the wearable has handled.
+    case handled(scheduleKey: UInt64, through: Int64)
+    /// The wearable fired an occurrence by itself, for its record.
+    case firedHere(scheduleKey: UInt64, fireDate: Int64, alerted: Bool)
+    /// The wearable's own firings of a request up to this date are matched by the phone's.
+    case reconciled(scheduleKey: UInt64, through: Int64)
 }

@@ -21,7 +21,8 @@ enum ReplicaPresentation {
                 categoriesChanged = true
             case .settingsChanged(let settings):
                 events.append(.previewsHidden(settings.hidePreviews))
-            case .appNamed, .appRemoved, .tombstonesCleared, .report, .scheduleChanged, .scheduleRemoved:
+            case .appNamed, .appRemoved, .tombstonesCleared, .report, .scheduleChanged, .scheduleRemoved, .firingFloor, .handled,
+                .firedHere, .reconciled:
                 break
             }
         }

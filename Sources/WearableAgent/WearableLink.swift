@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import RelayCore
 public import Logging
 import RelayLink
@@ -49,13 +49,23 @@ public final class WearableLink: Sendable {
         public var heartbeat: Duration
         /// Silence after which the link counts as dead.
         public var timeout: Duration
+        /// Notifications that waited on the phone while the devices were apart still alert when
+        /// they are at most this old on arrival; 0: none alerts.
+        public var offlineAlertWindow: TimeInterval
+        /// The clock scheduled requests fire by while apart.
+        public var clock: any WearableClock
 
         /// Creates a configuration.
-        public init(deviceName: String, capabilities: Relay_V1_Capabilities, heartbeat: Duration = .seconds(5), timeout: Duration = .seconds(15)) {
+        public init(
+            deviceName: String, capabilities: Relay_V1_Capabilities, heartbeat: Duration = .seconds(5),
+            timeout: Duration = .seconds(15), offlineAlertWindow: TimeInterval = 0, clock: any WearableClock = SystemClock()
+        ) {
             self.deviceName = deviceName
             self.capabilities = capabilities
             self.heartbeat = heartbeat
             self.timeout = timeout
+            self.offlineAlertWindow = offlineAlertWindow
+            self.clock = clock
         }
     }
 
@@ -66,6 +76,8 @@ public final class WearableLink: Sendable {
     let logger: Logger
     let present: @Sendable ([UIEvent]) -> Void
     let state: Mutex<LinkState>
+    /// Wakes the local firing loop: the link went up or down, or the schedule changed.
+    let firingWakeups = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     /// The mutable part, behind one lock.
     struct LinkState: Sendable {
@@ -86,6 +98,9 @@ public final class WearableLink: Sendable {
         /// in between is in neither the loaded copy nor the current session, so every loaded
         /// connection is handed each new entry (a driver skips one it has).
         var loaded: Set<Int> = []
+        /// Per connection: the phone's log head at its hello. Entries up to it waited while the
+        /// devices were apart (a catch-up).
+        var caughtUpThrough: [Int: UInt64] = [:]
 
         /// Where to send: the current session, if there is one.
         var commands: AsyncStream<LinkConnectionDriver.Command>.Continuation? {
@@ -148,6 +163,7 @@ public final class WearableLink: Sendable {
         let wasCurrent = state.withLock { state -> Bool in
             state.connections.removeValue(forKey: id)
             state.loaded.remove(id)
+            state.caughtUpThrough.removeValue(forKey: id)
             guard state.current == id else { return false }
             state.current = nil
             state.peer = nil
@@ -156,7 +172,10 @@ public final class WearableLink: Sendable {
             if case .failed(let failure) = outcome { state.lastError = failure.description }
             return true
         }
-        if wasCurrent { present([.link(.outOfRange), .pairingFinished]) }
+        if wasCurrent {
+            linkChanged()
+            present([.link(.outOfRange), .pairingFinished])
+        }
     }
 
     /// A connection's session is up: it becomes the current one, and older ones close.
@@ -169,7 +188,9 @@ public final class WearableLink: Sendable {
             state.peer = peer
             state.connectedSince = Date()
             state.lastError = nil
+            state.caughtUpThrough[id] = peer.logHead
         }
+        linkChanged()
     }
 
     private var hello: Relay_V1_Hello {
@@ -190,6 +211,12 @@ public final class WearableLink: Sendable {
         event.at = WireTime.seconds(response.date)
         event.response = Relay_V1_Response(response)
         try state.withLock { state in
+            // The wearable's own copy of an occurrence: the phone finds its notification by the occurrence.
+            if let occurrence = state.replica.contents.notifications[event.response.notificationKey]?.occurrence,
+                WireKey.scheduleKey(ofLocal: event.response.notificationKey) != nil
+            {
+                event.response.occurrence = occurrence
+            }
             let seq = try database.write { db in try LinkLogTables.append(db, .event(event)) }
             state.handOut(seq: seq, body: .event(event))
         }

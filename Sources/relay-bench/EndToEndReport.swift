@@ -5,7 +5,7 @@ import Foundation
 struct EndToEndReport {
     let benchmark: EndToEndBenchmark
     let results: EndToEndRun.Results
-    let fsync: LatencySamples
+    let fsync: LatencyHistogram
 
     func print() {
         let b = benchmark
@@ -24,6 +24,7 @@ struct EndToEndReport {
         stages()
         memory()
         idle()
+        EndToEndFigures(benchmark: benchmark, results: results).record()
     }
 
     private func latency() {
@@ -52,8 +53,8 @@ struct EndToEndReport {
     /// Where the steady part's time goes, from what can be seen outside the agents.
     private func stages() {
         let samples = results.steady.samples
-        let roundTrips = LatencySamples(samples.map { $0.replied - $0.sent })
-        let afterReply = LatencySamples(samples.compactMap { sample in
+        let roundTrips = LatencyHistogram(samples.map { $0.replied - $0.sent })
+        let afterReply = LatencyHistogram(samples.compactMap { sample in
             results.steady.presented[sample.title].map { $0 - sample.replied }
         })
         Swift.print("""
@@ -71,8 +72,8 @@ struct EndToEndReport {
         // through it: its first and last tenth show what their size costs.
         let tenth = max(1, samples.count / 10)
         let bySend = samples.sorted { $0.sent < $1.sent }
-        let firstTenth = LatencySamples(bySend.prefix(tenth).compactMap { s in steady.presented[s.title].map { $0 - s.sent } })
-        let lastTenth = LatencySamples(bySend.suffix(tenth).compactMap { s in steady.presented[s.title].map { $0 - s.sent } })
+        let firstTenth = LatencyHistogram(bySend.prefix(tenth).compactMap { s in steady.presented[s.title].map { $0 - s.sent } })
+        let lastTenth = LatencyHistogram(bySend.suffix(tenth).compactMap { s in steady.presented[s.title].map { $0 - s.sent } })
         Swift.print(String(
             format: "present − send, first tenth of the steady part (%d to %d open before it): p50 %.2f ms, p99 %.2f ms; last tenth (%d to %d open): p50 %.2f ms, p99 %.2f ms",
             benchmark.rate, benchmark.rate + tenth, firstTenth.percentile(0.5), firstTenth.percentile(0.99),

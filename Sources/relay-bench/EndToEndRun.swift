@@ -11,7 +11,7 @@ struct EndToEndRun {
         /// When each title was presented (`CLOCK_MONOTONIC` nanoseconds).
         var presented: [String: Int64]
         /// Present − send, in nanoseconds, of those presented.
-        var latencies: LatencySamples
+        var latencies: LatencyHistogram
         /// Distinct present times: the frames that carried them.
         var frames: Int
         var missing: Int
@@ -107,7 +107,7 @@ struct EndToEndRun {
         let firstSend = samples.map(\.sent).min() ?? 0
         return Part(
             samples: samples, presented: presented,
-            latencies: LatencySamples(samples.compactMap { sample in presented[sample.title].map { $0 - sample.sent } }),
+            latencies: LatencyHistogram(samples.compactMap { sample in presented[sample.title].map { $0 - sample.sent } }),
             frames: Set(presented.values).count, missing: samples.count - presented.count,
             span: (presented.values.max() ?? firstSend) - firstSend, phoneCPU: phoneCPU, wearableCPU: wearableCPU)
     }

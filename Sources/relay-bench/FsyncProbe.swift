@@ -6,7 +6,7 @@ import Glibc
 /// an `fdatasync` of the log. Measured beside the state, so the latencies can be read against it.
 enum FsyncProbe {
     /// `count` writes of 4 KiB, each followed by `fdatasync`, in a scratch file in `directory`.
-    static func measure(in directory: String, count: Int = 100) throws -> LatencySamples {
+    static func measure(in directory: String, count: Int = 100) throws -> LatencyHistogram {
         let path = directory + "/fsync-probe"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -26,6 +26,6 @@ enum FsyncProbe {
             }
             samples.append(MonotonicClock.nanoseconds() - start)
         }
-        return LatencySamples(samples)
+        return LatencyHistogram(samples)
     }
 }

@@ -38,6 +38,10 @@ struct IdleMemoryBenchmark: AsyncParsableCommand {
         guard let rss else { throw ValidationError("cannot read VmRSS from /proc/\(agent.pid)/status") }
         print("relay-wearable idle RSS after \(seconds) s (loopback, 240×240 rgb565): \(String(format: "%.1f", Double(rss) / 1024)) MiB")
         print("target: ≤ 24 MB")
+        let megabytes = Double(rss) * 1024 / 1e6
+        FigureLog.record(
+            "idle-rss", "relay-wearable alone, unpaired, idle face after \(seconds) s: VmRSS MB", FigureFormat.fixed(megabytes, 1),
+            target: "≤ 24 MB", met: megabytes <= 24)
     }
 
     /// `VmRSS:   12345 kB` from `/proc/PID/status`.

@@ -54,7 +54,10 @@ struct LinkBenchmark: AsyncParsableCommand {
             print("in memory: only \(wearable.received.count) of \(count) messages arrived")
             throw ExitCode.failure
         }
-        report("in memory, both sessions (encrypt, log, decrypt, deliver)", messages: count, bytes: 0, elapsed: elapsed)
+        let rate = report("in memory, both sessions (encrypt, log, decrypt, deliver)", messages: count, bytes: 0, elapsed: elapsed)
+        FigureLog.record(
+            "link", "both sessions in one process (encrypt, envelope, log, decrypt, deliver): messages/s · µs/message",
+            "\(FigureFormat.grouped(Int(rate))) · \(FigureFormat.fixed(1e6 / rate, 1))")
     }
 
     /// Both agents' sessions over a real socketpair, with acknowledgements and the window.
@@ -82,14 +85,21 @@ struct LinkBenchmark: AsyncParsableCommand {
                 state: &state, sent: &sent, total: 0, entry: fired, expecting: total)
         }()
         _ = try await (phone, wearable)
-        report("socketpair, both sessions, window 64", messages: count, bytes: 0, elapsed: .now - start)
+        let rate = report("socketpair, both sessions, window 64", messages: count, bytes: 0, elapsed: .now - start)
         print("  target: ≥ 50,000 small messages per second on one core (release)")
+        FigureLog.record(
+            "link", "both sessions over a socketpair (framing, NIO, acknowledgements, window 64): messages/s · µs/message",
+            "\(FigureFormat.grouped(Int(rate))) · \(FigureFormat.fixed(1e6 / rate, 1))", target: "≥ 50,000 messages/s",
+            met: rate >= 50_000)
     }
 
-    private func report(_ label: String, messages: Int, bytes: Int, elapsed: Duration) {
+    /// Prints a line for the run and returns its messages per second.
+    @discardableResult
+    private func report(_ label: String, messages: Int, bytes: Int, elapsed: Duration) -> Double {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rate = Double(messages) / seconds
         let sizeNote = bytes > 0 ? ", \(bytes)-byte envelopes" : ""
         print(String(format: "%@: %.0f messages/s, %.2f µs/message (%d messages in %.2f s%@)", label, rate, 1e6 / rate, messages, seconds, sizeNote))
+        return rate
     }
 }

@@ -16,8 +16,13 @@ final class LoopbackAgents: Sendable {
     private let relayctl: String
 
     /// Starts both agents from `binDirectory` with their state in `directory`; the wearable
-    /// writes its present trace to `trace`.
-    static func start(binDirectory: String, bus: String, directory: String, trace: String) async throws -> LoopbackAgents {
+    /// writes its present trace to `trace`. `linkThrough` gets the wearable's link socket and
+    /// returns the one relay-phone connects to (a `LinkSwitch` in front of it); by default the
+    /// phone connects to the wearable directly.
+    static func start(
+        binDirectory: String, bus: String, directory: String, trace: String,
+        linkThrough: (String) throws -> String = { $0 }
+    ) async throws -> LoopbackAgents {
         let wearablePath = try executable("relay-wearable", in: binDirectory)
         let phonePath = try executable("relay-phone", in: binDirectory)
         let relayctl = try executable("relayctl", in: binDirectory)
@@ -39,7 +44,7 @@ final class LoopbackAgents: Sendable {
         let linkSocket: String
         do {
             let ready = try await readyLine(of: wearable, "relay-wearable")
-            linkSocket = field("link socket", in: ready) ?? directory + "/wearable/wearable-link.sock"
+            linkSocket = try linkThrough(field("link socket", in: ready) ?? directory + "/wearable/wearable-link.sock")
         } catch {
             await wearable.stop()
             throw error
@@ -105,7 +110,41 @@ final class LoopbackAgents: Sendable {
 
     /// A field of `relayctl status` on the wearable (`notifications`, `screen`, `link`).
     func wearableStatus(_ name: String) async throws -> String? {
-        let output = try await control(["status", "--control-socket", wearableSocket])
+        Self.field(name, ofStatus: try await control(["status", "--control-socket", wearableSocket]))
+    }
+
+    /// A field of `relayctl status --phone` (`link`, `unacknowledged`, `notifications`).
+    func phoneStatus(_ name: String) async throws -> String? {
+        Self.field(name, ofStatus: try await control(["status", "--phone", "--control-socket", phoneSocket]))
+    }
+
+    /// `relayctl reconnect`: relay-phone connects again at once instead of after its backoff.
+    func reconnect() async throws {
+        _ = try await control(["reconnect", "--control-socket", phoneSocket])
+    }
+
+    /// The titles of the notifications the wearable's screen has (`relayctl notifications --json`).
+    func wearableTitles() async throws -> [String] {
+        let output = try await control(["notifications", "--json", "--control-socket", wearableSocket])
+        guard let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
+            let entries = object["notifications"] as? [[String: Any]]
+        else { throw BenchError("relayctl notifications --json answered something else than a list of notifications: \(output.prefix(200))") }
+        return entries.compactMap { $0["title"] as? String }
+    }
+
+    /// Waits (up to `timeout`) until the phone's status field `name` satisfies `accept`.
+    func awaitPhone(_ name: String, timeout: Duration = .seconds(10), _ accept: (String?) -> Bool) async throws {
+        var last: String?
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            last = try await phoneStatus(name)
+            if accept(last) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchError("relay-phone's \(name) stayed '\(last ?? "missing")' for \(timeout); run relayctl status --phone by hand to see why")
+    }
+
+    private static func field(_ name: String, ofStatus output: String) -> String? {
         let prefix = name + ": "
         return output.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
@@ -118,7 +157,7 @@ final class LoopbackAgents: Sendable {
 
     /// Waits (up to 10 s) until the wearable's status field `name` reads `value`: the agents
     /// work on their own threads and announce nothing, so, as in the demo, the state is watched.
-    private func awaitWearable(_ name: String, _ value: String) async throws {
+    func awaitWearable(_ name: String, _ value: String) async throws {
         var last: String?
         for _ in 0..<100 {
             last = try await wearableStatus(name)

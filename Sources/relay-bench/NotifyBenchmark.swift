@@ -52,6 +52,7 @@ struct NotifyBenchmark: AsyncParsableCommand {
                 format: "ratio: relay-phone %.1f× dbusmock's calls/s, %.1f× less server CPU per call",
                 relay.loaded.callsPerSecond / mock.loaded.callsPerSecond, mock.cpuPerCall / relay.cpuPerCall))
             print("target: ≥ 4× dbusmock's rate, p99 round trip < 1 ms (release)")
+            record(relay: relay, mock: mock)
         }
     }
 
@@ -86,6 +87,25 @@ struct NotifyBenchmark: AsyncParsableCommand {
         for connection in connections { await connection.close() }
         guard let measured else { throw ValidationError("the server stopped before it was measured") }
         return measured
+    }
+
+    private func record(relay: Measured, mock: Measured) {
+        let section = "notify"
+        let ratio = relay.loaded.callsPerSecond / mock.loaded.callsPerSecond
+        FigureLog.record(
+            section, "Notify calls/s under load (\(clients) connections × \(inFlight) in flight): relay-phone · dbusmock",
+            "\(FigureFormat.grouped(Int(relay.loaded.callsPerSecond))) · \(FigureFormat.grouped(Int(mock.loaded.callsPerSecond)))")
+        FigureLog.record(
+            section, "relay-phone's rate against dbusmock's", FigureFormat.fixed(ratio, 1) + "×", target: "≥ 4×", met: ratio >= 4)
+        FigureLog.record(
+            section, "round trip one call at a time, p50 / p99 / p99.9 / max ms: relay-phone", relay.single.roundTrips.summary,
+            target: "p99 < 1 ms", met: relay.single.percentile(0.99) < 1)
+        FigureLog.record(section, "… dbusmock", mock.single.roundTrips.summary)
+        FigureLog.record(section, "round trip under load, p50 / p99 / p99.9 / max ms: relay-phone", relay.loaded.roundTrips.summary)
+        FigureLog.record(section, "… dbusmock", mock.loaded.roundTrips.summary)
+        FigureLog.record(
+            section, "server CPU per call under load, µs: relay-phone · dbusmock",
+            "\(FigureFormat.fixed(relay.cpuPerCall * 1e6, 1)) · \(FigureFormat.fixed(mock.cpuPerCall * 1e6, 1))")
     }
 
     private func report(_ name: String, _ measured: Measured) {

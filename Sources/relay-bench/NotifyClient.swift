@@ -6,12 +6,13 @@ struct NotifyClient: Sendable {
     let connection: DBusConnection
 
     /// Posts a plain notification (as notify-send sends one: an urgency hint) that never
-    /// expires, so it stays until closed; returns the server's id for it.
-    func notify(title: String) async throws -> UInt32 {
+    /// expires, so it stays until closed; returns the server's id for it. With `replacing`, it
+    /// updates that notification in place (`replaces_id`).
+    func notify(title: String, replacing: UInt32 = 0) async throws -> UInt32 {
         let reply = try await connection.call(
             destination: NotifyLoad.busName, path: NotifyLoad.path, interface: NotifyLoad.busName, method: "Notify",
             arguments: [
-                .string("relay-bench"), .uint32(0), .string(""), .string(title), .string("Benchmark notification body"),
+                .string("relay-bench"), .uint32(replacing), .string(""), .string(title), .string("Benchmark notification body"),
                 .array([String]()),
                 .dictionary(
                     keySignature: .string, valueSignature: .variant,

@@ -6,21 +6,19 @@ import RelayDBus
 struct NotifyLoad {
     /// What one run measured.
     struct Figures {
-        var calls: Int
         var elapsed: Duration
-        /// Round trips in seconds, sorted.
-        var roundTrips: [Double]
+        /// Every round trip.
+        var roundTrips: LatencyHistogram
         /// CPU time the measured process used during the run, when it was measured.
         var cpu: Duration? = nil
+
+        /// Calls completed in the counted part.
+        var calls: Int { roundTrips.count }
 
         var callsPerSecond: Double { Double(calls) / elapsed.seconds }
 
         /// The round trip at `fraction` (0.5 for the median), in milliseconds.
-        func percentile(_ fraction: Double) -> Double {
-            guard !roundTrips.isEmpty else { return .nan }
-            let index = min(roundTrips.count - 1, Int((Double(roundTrips.count) * fraction).rounded(.up)) - 1)
-            return roundTrips[max(0, index)] * 1000
-        }
+        func percentile(_ fraction: Double) -> Double { roundTrips.percentile(fraction) }
     }
 
     let clients: [DBusConnection]
@@ -35,23 +33,24 @@ struct NotifyLoad {
         let roundTrips = try await drive(for: duration)
         let elapsed = ContinuousClock.now - start
         let used = cpu().flatMap { after in cpuBefore.map { after - $0 } }
-        return Figures(calls: roundTrips.count, elapsed: elapsed, roundTrips: roundTrips.sorted(), cpu: used)
+        return Figures(elapsed: elapsed, roundTrips: LatencyHistogram(roundTrips), cpu: used)
     }
 
-    /// Each client's `inFlight` tasks call in a loop until the deadline; returns every round trip.
-    private func drive(for duration: Duration) async throws -> [Double] {
+    /// Each client's `inFlight` tasks call in a loop until the deadline; returns every round
+    /// trip in nanoseconds.
+    private func drive(for duration: Duration) async throws -> [Int64] {
         let deadline = ContinuousClock.now + duration
-        return try await withThrowingTaskGroup(of: [Double].self) { group in
+        return try await withThrowingTaskGroup(of: [Int64].self) { group in
             for client in clients {
                 for _ in 0..<inFlight {
                     group.addTask {
-                        var roundTrips: [Double] = []
+                        var roundTrips: [Int64] = []
                         while ContinuousClock.now < deadline {
-                            let sent = ContinuousClock.now
+                            let sent = MonotonicClock.nanoseconds()
                             _ = try await client.call(
                                 destination: Self.busName, path: Self.path, interface: Self.busName, method: "Notify",
                                 arguments: Self.arguments)
-                            roundTrips.append((ContinuousClock.now - sent).seconds)
+                            roundTrips.append(MonotonicClock.nanoseconds() - sent)
                         }
                         return roundTrips
                     }

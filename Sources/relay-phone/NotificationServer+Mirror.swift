@@ -38,7 +38,7 @@ extension NotificationServer {
     /// the wearable's log and commits with its cursor.
     func mirrorChanges(
         since before: Snapshot, _ state: inout State, signals: [NotificationSignal], by side: ActingSide,
-        applying seq: UInt64? = nil
+        applying seq: UInt64? = nil, also extra: [MirrorCoordinator.CentreChange] = []
     ) -> CommitTicket? {
         // Taken whether or not anything is mirrored, so the journal never grows.
         let changed = state.centre.takeChanges()
@@ -62,6 +62,7 @@ extension NotificationServer {
             }
         }
         if apps != nil { changes += scheduleChanges(from: before.apps.pending, to: state.centre.apps) }
+        changes += extra
         guard !changes.isEmpty || seq != nil || apps != nil else { return nil }
         return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps)
     }
@@ -69,7 +70,7 @@ extension NotificationServer {
     /// The scheduled requests added, replaced or gone between two pending lists, for the
     /// wearable's copy of the schedule.
     private func scheduleChanges(from before: PendingRequests, to apps: AppRequests) -> [MirrorCoordinator.CentreChange] {
-        func key(_ request: PendingRequest) -> String { request.appID + "\u{1F}" + request.request.identifier }
+        func key(_ request: PendingRequest) -> String { AppRequests.name(appID: request.appID, identifier: request.request.identifier) }
         let old = Dictionary(before.list().map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
         let new = apps.pending.list()
         var changes: [MirrorCoordinator.CentreChange] = []
@@ -106,6 +107,10 @@ extension NotificationServer: PhoneLinkOwner {
         // doubling it. The lock is held meanwhile (responses are rare), so signals keep their order.
         try state.withLock { state in
             guard try !mirror.isApplied(seq: seq) else { return }
+            if case .firedLocally(let fired) = event.kind {
+                try adopt(fired, seq: seq, mirror: mirror, &state)
+                return
+            }
             guard case .response(let response) = event.kind else {
                 // Alert reports are for the record only.
                 if case .alerted(let alerted) = event.kind, !alerted.alerted {
@@ -117,7 +122,7 @@ extension NotificationServer: PhoneLinkOwner {
             let before = Snapshot(state.centre)
             var signals: [NotificationSignal] = []
             let dismissed = response.action == ResponseAction.dismissIdentifier
-            if let id = mirror.centreID(ofKey: response.notificationKey) {
+            if let id = centreID(answeredBy: response, mirror: mirror, state.centre) {
                 do {
                     signals = try Self.act(on: id, response, &state.centre)
                     log("relay-phone: from the wearable: \(response.action) on \(id)\(response.hasUserText ? " with a reply" : "")")
@@ -131,6 +136,31 @@ extension NotificationServer: PhoneLinkOwner {
             try ticket?.waitBlocking()
             emit(signals, &state)
         }
+    }
+
+    /// The wearable fired an occurrence by itself while apart: recorded, and taken over by the
+    /// centre if the phone has not fired it yet (`NotificationCentre.adoptOccurrence`).
+    private func adopt(_ fired: Relay_V1_FiredLocally, seq: UInt64, mirror: MirrorCoordinator, _ state: inout State) throws {
+        let before = Snapshot(state.centre)
+        var adoption = NotificationCentre.Adoption.alreadyFired
+        if let name = mirror.scheduleName(ofKey: fired.scheduleKey) {
+            adoption = state.centre.adoptOccurrence(
+                appID: name.appName, identifier: name.identifier, fireDate: WireTime.date(fired.fireDate), now: Date())
+            log("relay-phone: the wearable fired \(name.appName)/\(name.identifier) at \(fired.fireDate) while apart: \(adoption)")
+        }
+        let change = MirrorCoordinator.CentreChange.firedOnWearable(
+            scheduleKey: fired.scheduleKey, fireDate: fired.fireDate, alerted: fired.alerted, withdraw: adoption == .withdrawn)
+        try mirrorChanges(since: before, &state, signals: [], by: .phone, applying: seq, also: [change])?.waitBlocking()
+    }
+
+    /// The centre's notification a response from the wearable is for: by its wire key, or for
+    /// the wearable's own copy of an occurrence, the app's notification of that request.
+    private func centreID(answeredBy response: Relay_V1_Response, mirror: MirrorCoordinator, _ centre: NotificationCentre) -> UInt32? {
+        guard response.hasOccurrence, WireKey.scheduleKey(ofLocal: response.notificationKey) != nil else {
+            return mirror.centreID(ofKey: response.notificationKey)
+        }
+        guard let name = mirror.scheduleName(ofKey: response.occurrence.scheduleKey) else { return nil }
+        return centre.delivered(appID: name.appName).first { $0.origin.rich?.identifier == name.identifier }?.id
     }
 
     func startNewEpoch(newPartner: Bool) throws {

@@ -42,11 +42,19 @@ extension PhoneControl {
     var linkValues: [String: ControlValue] {
         let status = link.status
         var values: [String: ControlValue] = [
-            "link": .string(status.state), "transport": .string("loopback"), "peerEndpoint": .string(status.endpoint),
+            "link": .string(status.state), "transport": .string(link.connector?.transportName ?? "loopback"),
+            "peerEndpoint": .string(status.endpoint),
             "fingerprint": .string(status.ownFingerprint), "unacknowledged": .int(status.unacknowledged),
             "mirrored": .int(server.mirror?.mirroredCount ?? 0), "connectionAttempts": .int(status.attempts),
             "pending": .int(server.state.withLock { $0.centre.apps.pending.count }),
         ]
+        // Bluetooth: adapter, the wearable's address and name, bonded / trusted / connected, RSSI.
+        for (key, value) in link.connector?.statusValues ?? [:] {
+            switch value {
+            case .string(let text): values[key] = .string(text)
+            case .int(let number): values[key] = .int(number)
+            }
+        }
         if let name = status.peerName { values["peer"] = .string(name) }
         if let partner = status.partnerFingerprint { values["partnerFingerprint"] = .string(partner) }
         if let since = status.connectedSince { values["connectedSeconds"] = .int(Int(Date().timeIntervalSince(since))) }

@@ -32,6 +32,12 @@ struct PhoneOptions: ParsableArguments {
     @Option(name: .customLong("show-previews"), help: "Whether the wearable shows notifications' text: always or never (placeholders); when_unlocked acts as always; default: always.")
     var showPreviews: PreviewVisibility?
 
+    @Option(help: "The Bluetooth adapter with --transport rfcomm: hci0 or its address; default: the first.")
+    var adapter: String?
+
+    @Option(name: .customLong("wearable-address"), help: "The wearable's Bluetooth address with --transport rfcomm; default: the one bonded device offering Relay's service.")
+    var wearableAddress: String?
+
     /// The flags given, for `PhoneConfiguration` to put over the file.
     func flags(agent: AgentOptions) -> ConfigurationFlags {
         typealias Keys = PhoneConfiguration.Keys
@@ -46,6 +52,8 @@ struct PhoneOptions: ParsableArguments {
         flags.set(Keys.language, language)
         flags.set(Keys.whenUnlocked, whenUnlocked)
         flags.set(Keys.showPreviews, showPreviews)
+        flags.set(Keys.bluetoothAdapter, adapter)
+        flags.set(Keys.wearableAddress, wearableAddress)
         return flags
     }
 }

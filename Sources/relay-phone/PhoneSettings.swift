@@ -32,6 +32,10 @@ struct PhoneSettings {
     var mirror: MirrorSettings
     /// Which file the settings came from, for the log.
     var source: String
+    /// The Bluetooth adapter with the rfcomm transport, or `nil` for the first.
+    var bluetoothAdapter: String? = nil
+    /// The wearable's Bluetooth address, or `nil` for the one bonded device offering Relay's service.
+    var wearableAddress: String? = nil
 
     /// Reads the configuration with the flags over it; a problem is written on standard error
     /// with its file, line and column (or flag) and stops the agent with exit status 1.
@@ -60,7 +64,7 @@ struct PhoneSettings {
                 // so hiding by the phone's lock state would hide every alert's text (Docs/CONFIGURATION.md).
                 hidePreviews: file.mirror.showPreviews == .never,
                 language: file.language ?? EnvironmentLanguage.tag(in: environment)),
-            source: loaded.summary)
+            source: loaded.summary, bluetoothAdapter: file.bluetoothAdapter, wearableAddress: file.wearableAddress)
     }
 
     /// The wearable's endpoint: the configured one, checked now so that a mistake stops the

@@ -35,11 +35,13 @@ struct RelayPhone: AsyncParsableCommand {
         // The configuration before anything else: a mistake in it stops the agent (exit 1, the
         // file's line on standard error) before a socket or a bus is touched.
         let environment = ProcessInfo.processInfo.environment
-        let settings = try PhoneSettings.load(agent: agent, phone: phone, environment: environment)
-        // The Bluetooth link is not built yet; pretending to have one would hide that.
-        guard settings.transport == .loopback else { throw AgentUnavailable(name: "relay-phone") }
+        var settings = try PhoneSettings.load(agent: agent, phone: phone, environment: environment)
         let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         log("relay-phone: " + settings.source)
+        // Bluetooth next: without it (no kernel support, no bluetoothd, no adapter) the agent
+        // says which and stops before it touches a socket or its state (PhoneBluetooth.swift).
+        let bluetooth: PhoneBluetooth? = if settings.transport == .rfcomm { try await PhoneBluetooth.start(settings, log: log) } else { nil }
+        settings.link.connector = bluetooth
         // Signals and the socket first, before any thread exists: the listener's umask is process-wide.
         let signals = try ShutdownSignals()
         let listener = try ControlListener.open(path: settings.controlSocket)
@@ -69,6 +71,7 @@ struct RelayPhone: AsyncParsableCommand {
         let server = NotificationServer(
             connection: connection, log: log, mirror: mirror, restored: restored, restoredApps: restoredApps, isLocked: { lock.isLocked })
         link.attach(server)
+        bluetooth?.follow(link)
         let linking = Task { await link.run() }
         defer { linking.cancel() }
         let rich = RichNotificationService(server: server, log: log)
@@ -106,6 +109,7 @@ struct RelayPhone: AsyncParsableCommand {
         lockWatcher.stop()
         following.cancel()
         await systemBus?.close()
+        await bluetooth?.stop()
         let lost = !connection.isConnected || monitor?.lost == true
         await connection.close()
         if lost { throw PhoneError("the bus went away; relay-phone stopped") }

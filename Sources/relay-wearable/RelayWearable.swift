@@ -34,10 +34,19 @@ struct RelayWearable: ParsableCommand {
         // The configuration before anything else: a mistake in it stops the agent (exit 1, the
         // file's line on standard error) before the screen or a socket is opened.
         let (transport, configuration, source) = try screen.resolve(agent: agent, environment: ProcessInfo.processInfo.environment)
-        // The Bluetooth link is not built yet; pretending to have one would hide that.
-        guard transport == .loopback else { throw AgentUnavailable(name: "relay-wearable") }
-        FileHandle.standardError.write(Data(("relay-wearable: " + source + "\n").utf8))
+        let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        log("relay-wearable: " + source)
+        // Bluetooth before the screen and the sockets: without it the agent says what is missing
+        // (WearableBluetooth.swift).
+        let bluetooth: WearableBluetooth? =
+            if transport == .rfcomm {
+                try WearableBluetooth.check(adapter: configuration.bluetoothAdapter, channel: configuration.bluetoothChannel, log: log)
+            } else {
+                nil
+            }
         let runtime = try WearableRuntime(configuration: configuration)
+        bluetooth?.serve(runtime.link)
+        defer { bluetooth?.stop() }
         try runtime.run()
     }
 }

@@ -45,6 +45,9 @@ struct WearableOptions: ParsableArguments {
     @Option(help: "The language of the screens' plural rules (en, pt-BR); default: from LC_ALL, LC_MESSAGES or LANG.")
     var language: String?
 
+    @Option(help: "The Bluetooth adapter with --transport rfcomm: hci0 or its address; default: the first.")
+    var adapter: String?
+
     /// The flags given, for the configuration to put over the file.
     func flags(agent: AgentOptions) -> ConfigurationFlags {
         typealias Keys = RelayConfig.WearableConfiguration.Keys
@@ -61,6 +64,7 @@ struct WearableOptions: ParsableArguments {
         flags.set(Keys.inputs, inputs.isEmpty ? nil : inputs)
         flags.set(Keys.timeZone, timeZone)
         flags.set(Keys.language, language)
+        flags.set(Keys.bluetoothAdapter, adapter)
         return flags
     }
 
@@ -94,7 +98,10 @@ struct WearableOptions: ParsableArguments {
                 ?? StateDirectory.resolve(role: "wearable", environment: environment),
             deviceName: file.deviceName ?? ProcessInfo.processInfo.hostName,
             heartbeat: .seconds(file.link.heartbeatSeconds),
-            timeout: .seconds(file.link.timeoutSeconds))
+            timeout: .seconds(file.link.timeoutSeconds),
+            offlineAlertWindow: TimeInterval(file.offlineAlertWindowSeconds),
+            bluetoothAdapter: file.bluetoothAdapter,
+            bluetoothChannel: UInt16(file.bluetoothChannel))
         return (file.transport, configuration, loaded.summary)
     }
 
@@ -146,4 +153,10 @@ struct WearableConfiguration {
     var heartbeat: Duration
     /// Silence after which the link counts as lost.
     var timeout: Duration
+    /// How young a notification that waited while apart must be to alert on arrival.
+    var offlineAlertWindow: TimeInterval
+    /// The Bluetooth adapter with the rfcomm transport, or `nil` for the first.
+    var bluetoothAdapter: String?
+    /// The RFCOMM channel of Relay's service.
+    var bluetoothChannel: UInt16
 }

@@ -57,7 +57,8 @@ final class WearableRuntime {
             configuration: WearableLink.Configuration(
                 deviceName: configuration.deviceName,
                 capabilities: Self.capabilities(of: geometry),
-                heartbeat: configuration.heartbeat, timeout: configuration.timeout),
+                heartbeat: configuration.heartbeat, timeout: configuration.timeout,
+                offlineAlertWindow: configuration.offlineAlertWindow),
             logger: AgentLog.logger(label: "relay-wearable"),
             present: { mailbox.submit($0) })
         linkEndpoint = configuration.linkSocket
@@ -166,6 +167,9 @@ final class WearableRuntime {
         let link = link
         let endpoint = TransportEndpoint.unix(path: linkEndpoint)
         serving = Task {
+            // The schedule fires here while the phone is away; stopped with the listener.
+            let firing = Task { await link.runLocalFiring() }
+            defer { firing.cancel() }
             do {
                 try await link.serve(on: endpoint) { _ in listening.signal() }
             } catch {
@@ -231,7 +235,11 @@ final class WearableRuntime {
         if let rss = ProcessMemory.residentBytes() { values["rssBytes"] = .int(rss) }
         values["alerts"] = .int(alerts)
         values["schedules"] = .int(link.scheduleCount)
+        // Apart from a paired phone, the wearable fires the phone's schedule itself.
+        values["mode"] = .string(link.isStandalone ? "standalone" : "connected")
         if let next = link.nextLocalFireDate(after: Date()) { values["nextLocalFire"] = .string(next.formatted(.iso8601)) }
+        values["offlineOccurrences"] = .int(link.offlineOccurrences)
+        values["queuedResponses"] = .int(link.queuedResponses)
         if let shown = Self.shownIdentifier(machine.state.screen), let notification = machine.state.notification(shown) {
             values["showing"] = .string(notification.content.title)
         }

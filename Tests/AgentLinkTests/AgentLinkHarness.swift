@@ -20,9 +20,11 @@ final class AgentLinkHarness: Sendable {
     let owner: RecordingOwner
     /// What the wearable's screen was told.
     let screen = EventLog<UIEvent>()
+    /// The link simulator's outage: the phone reaches the wearable through a simulator.
+    let outage = OutageSwitch()
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    init(name: String = #function, heartbeat: Duration = .seconds(5)) throws {
+    init(name: String = #function, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0) throws {
         folder = NSTemporaryDirectory() + "relay-agentlink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var logger = Logger(label: "test")
@@ -33,12 +35,13 @@ final class AgentLinkHarness: Sendable {
         capabilities.screenHeight = 240
         wearable = try WearableLink(
             directory: StateDirectory(path: folder + "/wearable"),
-            configuration: WearableLink.Configuration(deviceName: "Test Wearable", capabilities: capabilities, heartbeat: heartbeat),
+            configuration: WearableLink.Configuration(
+                deviceName: "Test Wearable", capabilities: capabilities, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow),
             logger: logger, present: { screen.append($0) })
         phone = try PhoneLink(
             directory: StateDirectory(path: folder + "/phone"),
             configuration: PhoneLink.Configuration(
-                endpoint: .unix(path: folder + "/link.sock"), deviceName: "Test Phone", heartbeat: heartbeat,
+                endpoint: .unix(path: folder + "/sim.sock"), deviceName: "Test Phone", heartbeat: heartbeat,
                 reconnectMinimum: .milliseconds(50), reconnectMaximum: .milliseconds(400)),
             logger: logger)
         coordinator = try MirrorCoordinator(link: phone, settings: MirrorSettings(), logger: logger)
@@ -53,9 +56,14 @@ final class AgentLinkHarness: Sendable {
         let endpoint = TransportEndpoint.unix(path: folder + "/link.sock")
         let serving = Task { _ = try? await wearable.serve(on: endpoint) { _ in listening.open() } }
         await listening.wait()
+        let simulating = Gate()
+        let simulator = LinkSimulator(conditions: LinkConditions(), upstream: endpoint, outage: outage)
+        let folder = folder
+        let simulation = Task { _ = try? await simulator.run(on: .unix(path: folder + "/sim.sock")) { _ in simulating.open() } }
+        await simulating.wait()
         let phone = phone
         let running = Task { await phone.run() }
-        tasks.withLock { $0 += [serving, running] }
+        tasks.withLock { $0 += [serving, simulation, running] }
     }
 
     /// Pairs the two, confirming the code on both sides; returns the codes each side showed.

@@ -16,6 +16,13 @@ struct PairAndMirrorTests {
         return shown
     }
 
+    static func linkStates(_ events: [UIEvent]) -> [WearableUI.LinkState] {
+        events.compactMap { event -> WearableUI.LinkState? in
+            if case .link(let state) = event { return state }
+            return nil
+        }
+    }
+
     @Test("pairing shows the same code on both sides, then notifications and responses flow")
     func pairMirrorRespond() async throws {
         let harness = try AgentLinkHarness()
@@ -40,9 +47,9 @@ struct PairAndMirrorTests {
         #expect(harness.coordinator.mirroredCount == 0)
     }
 
-    @Test("after the connection drops, nothing is shown twice and nothing is lost")
+    @Test("after the connection drops, nothing is shown twice and nothing is lost; with an offline alert window, young catch-ups alert once")
     func reconnectDoesNotDuplicate() async throws {
-        let harness = try AgentLinkHarness()
+        let harness = try AgentLinkHarness(offlineAlertWindow: 600)
         defer { harness.stop() }
         await harness.start()
         _ = try await harness.pair()
@@ -53,6 +60,25 @@ struct PairAndMirrorTests {
         #expect(await harness.screen.wait { Self.shownTitles($0).count == 40 })
         let shown = Self.shownTitles(harness.screen.elements)
         #expect(shown.values.allSatisfy { $0 == [true] }, "each shown once, alerting once: \(shown)")
+    }
+
+    @Test("what the phone posted while the devices were apart arrives without alerting (no offline alert window)")
+    func catchUpDoesNotAlert() async throws {
+        let harness = try AgentLinkHarness()
+        defer { harness.stop() }
+        await harness.start()
+        _ = try await harness.pair()
+        #expect(await harness.waitUntilConnected())
+        try harness.owner.post(1, title: "Before")
+        #expect(await harness.screen.wait { Self.shownTitles($0)["Before"] == [true] })
+        // The wearable goes out of range; the phone keeps posting; the link comes back later.
+        harness.outage.begin()
+        #expect(await harness.screen.wait { Self.linkStates($0).last == .outOfRange })
+        for id in 2...6 { try harness.owner.post(UInt32(id), title: "Apart \(id)") }
+        harness.outage.end()
+        #expect(await harness.screen.wait { Self.shownTitles($0).count == 6 })
+        let shown = Self.shownTitles(harness.screen.elements)
+        #expect((2...6).allSatisfy { shown["Apart \($0)"] == [false] }, "\(shown)")
     }
 }
 

@@ -163,6 +163,36 @@ import Testing
         #expect(centre.list.count == 1)
     }
 
+    @Test func eachFiredOccurrenceCarriesItsFireDate() throws {
+        var centre = NotificationCentre()
+        _ = try centre.schedule(
+            request(trigger: .timeInterval(seconds: 60, repeats: true)), appID: Self.app, sender: nil, now: now, timeZone: utc)
+        let late = centre.fireDue(now: now + 250)
+        // Missed occurrences fire once, as the latest: the one at 240 s.
+        #expect(late.map(\.fireDate) == [now + 240])
+        #expect(centre.list.first?.origin.rich?.occurrence == ScheduledOccurrence(fireDate: now + 240))
+    }
+
+    @Test func theWearablesOccurrencesAreTakenOverOnceOrWithdrawn() throws {
+        var centre = NotificationCentre()
+        _ = try centre.schedule(
+            request(trigger: .timeInterval(seconds: 60, repeats: true)), appID: Self.app, sender: nil, now: now, timeZone: utc)
+        _ = centre.fireDue(now: now + 60)
+        // The phone fired 60 s itself: the wearable's report of it adds nothing.
+        #expect(centre.adoptOccurrence(appID: Self.app, identifier: "post-1", fireDate: now + 60, now: now + 61) == .alreadyFired)
+        // The wearable's clock ran ahead and fired 120 s first: the phone takes it over, marked as
+        // fired on the wearable, and moves its schedule past it.
+        guard case .adopted(let id) = centre.adoptOccurrence(appID: Self.app, identifier: "post-1", fireDate: now + 120, now: now + 119)
+        else { Issue.record("not adopted"); return }
+        #expect(centre.delivered[id]?.origin.rich?.occurrence == ScheduledOccurrence(fireDate: now + 120, firedOnWearable: true))
+        #expect(centre.pending(appID: Self.app).map(\.nextFireDate) == [now + 180])
+        #expect(centre.fireDue(now: now + 121).isEmpty, "the phone does not fire 120 s again")
+        #expect(centre.adoptOccurrence(appID: Self.app, identifier: "post-1", fireDate: now + 120, now: now + 122) == .alreadyFired)
+        // The app removes the request; an occurrence the wearable fired after that is withdrawn.
+        try centre.removePending(["post-1"], appID: Self.app)
+        #expect(centre.adoptOccurrence(appID: Self.app, identifier: "post-1", fireDate: now + 180, now: now + 200) == .withdrawn)
+    }
+
     @Test func calendarTriggersUseTheZoneGivenAndLocationIsRefused() throws {
         var centre = NotificationCentre()
         let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))

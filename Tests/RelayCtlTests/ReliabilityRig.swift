@@ -28,7 +28,8 @@ final class Rig: Sendable {
     let directory: String
     let wearableSocket: String
     let phoneSocket: String
-    private let linkSocket: String
+    /// Where relay-wearable listens for the phone.
+    let linkSocket: String
     /// `--state-directory`, or `--state-dir` in builds from before its rename.
     private let stateFlag: String
     /// The rig's own bus connection, to see names come and go.
@@ -72,13 +73,14 @@ final class Rig: Sendable {
         _ = try await agent.ready()
     }
 
-    /// Starts relay-phone on its state and sockets, and waits until it serves the bus.
-    func startPhone() async throws {
+    /// Starts relay-phone on its state and sockets, and waits until it serves the bus; `peer` puts
+    /// something between the phone and the wearable's link socket (a link simulator).
+    func startPhone(peer: String? = nil) async throws {
         let agent = try Agent(
             name: "relay-phone", executable: RelayCtlTests.binary("relay-phone").path,
             arguments: [
                 "--transport", "loopback", "--bus", bus.address, "--system-bus", bus.address, "--control-socket", phoneSocket,
-                stateFlag, directory + "/phone-state", "--peer", linkSocket, "--device-name", "soak-phone",
+                stateFlag, directory + "/phone-state", "--peer", peer ?? linkSocket, "--device-name", "soak-phone",
             ],
             environment: environment)
         agents.withLock {

@@ -331,19 +331,19 @@ extension ProtocolDocumentVectorTests {
         })
 
         // The document's plaintexts and frames, §18.1.
-        static let phoneHelloPlaintext = "1a19 0801 1205302e312e30 1a0870692d70686f6e65 280c 3007 3809"
+        static let phoneHelloPlaintext = "1a1b 0801 1205302e312e30 1a0870692d70686f6e65 280c 3007 3809 4029"
         static let phoneHelloFrame = """
-            002b25daf5805343fe7b68d23c7a5265fcbaeae1c4a82f17eeb479a29d1fbd96d724c5fddd0286f74d36
-            ecdb09
+            002d25d8f5805343fe7b68d23c7a5265fcbaeae1c4a82f17eeb479a29d6fc429e324e699c7167b6a8bb4
+            db6cf3421b
             """
         static let wearableHelloPlaintext = """
-            1a4008021205302e312e301a0870692d7761746368222508f00110f0011810208002288008
-            320b44656a6156752053616e7342087363686564756c65282830093807
+            1a4208021205302e312e301a0870692d7761746368222508f00110f0011810208002288008
+            320b44656a6156752053616e7342087363686564756c65282830093807400c
             """
         static let wearableHelloFrame = """
-            005276afd5c1acf2112bcd8e07f3b2b3ff1225f353666e9b0bb4c24991d8815287c702b751460714cd
-            32f1c82d3012839064f3c8ba7bdc1cf3812c89d390cc3480c7addc6b462be8c6ac350e27faffe89689
-            a388
+            005476add5c1acf2112bcd8e07f3b2b3ff1225f353666e9b0bb4c24991d8815287c702b751460714cd32
+            f1c82d3012839064f3c8ba7bdc1cf3812c89d390cc3480c7addc6c9ba0356ceaf55a1c418318cb6a2799
+            a12d
             """
         static let entryPlaintext = """
             0829 100c 2228 0a26 08e121 1001 180c 2215 0a04416e6e61 1a0b4c756e636820617420313f
@@ -386,8 +386,8 @@ extension ProtocolDocumentVectorTests {
         static let categoryRemove = Relay_V1_Envelope.OneOf_Body.change(.with { $0.categoryRemove = .with { $0.key = 3 } })
 
         @Test func thePlaintexts() throws {
-            let phoneHello = Relay_V1_Envelope.with { $0.hello = Self.phoneHello; $0.hello.receivedThrough = 12; $0.hello.logEpoch = 7; $0.hello.receivedEpoch = 9 }
-            let wearableHello = Relay_V1_Envelope.with { $0.hello = Self.wearableHello; $0.hello.receivedThrough = 40; $0.hello.logEpoch = 9; $0.hello.receivedEpoch = 7 }
+            let phoneHello = Relay_V1_Envelope.with { $0.hello = Self.phoneHello; $0.hello.receivedThrough = 12; $0.hello.logEpoch = 7; $0.hello.receivedEpoch = 9; $0.hello.logHead = 41 }
+            let wearableHello = Relay_V1_Envelope.with { $0.hello = Self.wearableHello; $0.hello.receivedThrough = 40; $0.hello.logEpoch = 9; $0.hello.receivedEpoch = 7; $0.hello.logHead = 12 }
             let entry = Relay_V1_Envelope.with { $0.seq = 41; $0.ack = 12; $0.body = Self.upsert }
             let acknowledgement = Relay_V1_Envelope.with { $0.ack = 41 }
             try Self.chatCategory.validate(as: "category")
@@ -403,7 +403,7 @@ extension ProtocolDocumentVectorTests {
                     documented(Self.acknowledgementPlaintext), documented(Self.categoryUpsertPlaintext),
                     documented(Self.categoryRemovePlaintext), documented(Self.secondAcknowledgementPlaintext),
                 ])
-            #expect(plaintexts.map(\.count) == [27, 66, 46, 2, 55, 10, 2])
+            #expect(plaintexts.map(\.count) == [29, 68, 46, 2, 55, 10, 2])
             // §8.6: `ack = 41` encodes as 10 29 and costs 20 bytes on the link.
             #expect(try frame(try transportMessage(key: Self.k2, counter: 1, plaintext: plaintexts[3])).count / 2 == 20)
             // Every plaintext decodes back to what it was made from.

@@ -9,6 +9,13 @@ import Synchronization
 /// child dies. Here every descriptor is created close-on-exec, and the child gets a clean signal
 /// mask (the test runner blocks SIGTERM in its threads, and spawned children would inherit that).
 public final class ChildProcess: Sendable {
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module does not declare; looked up once.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt).self)
+    }()
+
     /// Lines of standard output, without newlines; finishes when the child closes its output.
     public let lines: AsyncStream<String>
     /// The child's process id.
@@ -37,6 +44,9 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, devNull, 0)
         posix_spawn_file_actions_adddup2(&actions, sockets[1], 1)
         posix_spawn_file_actions_adddup2(&actions, mergingStandardError ? sockets[1] : devNull, 2)
+        // Nothing else of this process leaks into the child: a socket the test closes (a link the
+        // simulator cuts) must not stay open in a child that outlives the cut.
+        _ = Self.addCloseFrom?(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -29,7 +29,7 @@ extension PhoneLink {
         previous?.close("another pairing started")
         let connection: FramedConnection
         do {
-            connection = try await Transport.connect(to: configuration.endpoint)
+            connection = try await openConnection()
         } catch {
             endPairing(pairing)
             throw PhoneLinkError("cannot reach the wearable at \(configuration.endpoint): \(error); is relay-wearable running?")

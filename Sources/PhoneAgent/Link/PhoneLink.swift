@@ -26,12 +26,16 @@ public final class PhoneLink: Sendable {
         public var reconnectMinimum: Duration
         /// … up to this.
         public var reconnectMaximum: Duration
+        /// How to open a connection when not by `endpoint` (Bluetooth through BlueZ); `nil`: the endpoint.
+        public var connector: (any WearableConnector)?
 
         /// Creates a configuration.
         public init(
             endpoint: TransportEndpoint, deviceName: String, heartbeat: Duration = .seconds(5), timeout: Duration = .seconds(15),
-            reconnectMinimum: Duration = .seconds(1), reconnectMaximum: Duration = .seconds(60)
+            reconnectMinimum: Duration = .seconds(1), reconnectMaximum: Duration = .seconds(60),
+            connector: (any WearableConnector)? = nil
         ) {
+            self.connector = connector
             self.endpoint = endpoint
             self.deviceName = deviceName
             self.heartbeat = heartbeat
@@ -122,7 +126,7 @@ public final class PhoneLink: Sendable {
         state.withLock { $0.attempts += 1 }
         let connection: FramedConnection
         do {
-            connection = try await Transport.connect(to: configuration.endpoint)
+            connection = try await openConnection()
         } catch {
             let message = "cannot reach the wearable: \(error)"
             let changed = state.withLock { state in

@@ -20,6 +20,9 @@ public final class MirrorCoordinator: Sendable {
         case scheduled(ScheduleItem)
         /// A scheduled request gone from the pending list.
         case unscheduled(appName: String, identifier: String)
+        /// The wearable fired an occurrence of request `scheduleKey` by itself while apart; with
+        /// `withdraw`, the app had removed the request, and the wearable's copy goes.
+        case firedOnWearable(scheduleKey: UInt64, fireDate: Int64, alerted: Bool, withdraw: Bool)
     }
 
     /// The link the entries go to (and whose database holds everything).
@@ -67,6 +70,16 @@ public final class MirrorCoordinator: Sendable {
         mirror.withLock { $0.centreID(ofKey: key) }
     }
 
+    /// The app and identifier of a scheduled request's wire key.
+    public func scheduleName(ofKey key: UInt64) -> (appName: String, identifier: String)? {
+        mirror.withLock { $0.scheduleName(ofKey: key) }
+    }
+
+    /// The phone's record of occurrences, oldest first; requests are named `app\u{1F}identifier`.
+    public func occurrences() throws -> [OccurrenceTable.Row] {
+        try link.database.read(OccurrenceTable.load)
+    }
+
     /// Whether entry `seq` of the wearable's log was applied already — committed, or queued
     /// for the next commit (two overlapping connections may both deliver it).
     public func isApplied(seq: UInt64) throws -> Bool {
@@ -101,6 +114,11 @@ public final class MirrorCoordinator: Sendable {
                 outcomes.append(paired ? mirror.scheduled(item) : PhoneMirror.Outcome(decision: "schedule not mirrored: no wearable is paired"))
             case .unscheduled(let appName, let identifier):
                 outcomes.append(mirror.unscheduled(appName: appName, identifier: identifier))
+            case .firedOnWearable(let scheduleKey, _, _, let withdraw):
+                outcomes.append(
+                    withdraw && paired
+                        ? mirror.withdrawOccurrence(scheduleKey: scheduleKey)
+                        : PhoneMirror.Outcome(decision: "the wearable fired an occurrence while apart"))
             }
         }
         self.mirror.withLock { $0 = mirror }
@@ -121,6 +139,21 @@ public final class MirrorCoordinator: Sendable {
             guard case .removed(let centreID, _) = change else { return nil }
             return centreID
         }
+        let occurrences = changes.compactMap { change -> (String, Int64, OccurrenceTable.Side)? in
+            switch change {
+            case .posted(let item, _, _):
+                guard let origin = item.occurrence else { return nil }
+                return (
+                    AppRequests.name(appID: item.appName, identifier: origin.identifier),
+                    WireTime.seconds(origin.occurrence.fireDate), .phone
+                )
+            case .firedOnWearable(let scheduleKey, let fireDate, let alerted, _):
+                guard let name = mirror.scheduleName(ofKey: scheduleKey) else { return nil }
+                return (AppRequests.name(appID: name.appName, identifier: name.identifier), fireDate, .wearable(alerted: alerted))
+            default:
+                return nil
+            }
+        }
         let assigned = outcomes.flatMap(\.assigned)
         let logged = paired ? outcomes.flatMap(\.changes) : []
         let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
@@ -133,6 +166,9 @@ public final class MirrorCoordinator: Sendable {
             }
             for case let row? in rows { try PhoneSchema.save(db, row) }
             for centreID in removed { try PhoneSchema.deleteNotification(db, centreID: centreID) }
+            for (schedule, fireDate, side) in occurrences {
+                try OccurrenceTable.record(db, schedule: schedule, fireDate: fireDate, side: side)
+            }
             let appended = try logged.map { change in
                 let body = Relay_V1_Envelope.OneOf_Body.change(change)
                 return (seq: try LinkLogTables.append(db, body), body: body)
@@ -196,6 +232,7 @@ public final class MirrorCoordinator: Sendable {
         case .removed(let centreID, _): "\(centreID)"
         case .scheduled(let item): "\(item.appName)/\(item.identifier)"
         case .unscheduled(let appName, let identifier): "\(appName)/\(identifier)"
+        case .firedOnWearable(let scheduleKey, let fireDate, _, _): "schedule \(scheduleKey) at \(fireDate)"
         }
     }
 }

@@ -15,7 +15,10 @@ extension MirrorItem {
         }
         self.init(
             centreID: notification.id, appName: notification.appName, content: notification.content, category: category,
-            deliveredAt: notification.origin.rich?.date ?? deliveredAt)
+            deliveredAt: notification.origin.rich?.date ?? deliveredAt,
+            occurrence: notification.origin.rich.flatMap { source in
+                source.occurrence.map { OccurrenceOrigin(identifier: source.identifier, occurrence: $0) }
+            })
     }
 
     private static func category(of notification: DeliveredNotification) -> NotificationCategory? {

@@ -13,19 +13,39 @@ public struct MirrorItem: Sendable, Hashable {
     public var category: NotificationCategory?
     /// When it was delivered.
     public var deliveredAt: Date
+    /// The scheduled request and the occurrence it shows, when a schedule fired it.
+    public var occurrence: OccurrenceOrigin?
 
     /// Creates an item.
-    public init(centreID: UInt32, appName: String, content: NotificationContent, category: NotificationCategory?, deliveredAt: Date) {
+    public init(
+        centreID: UInt32, appName: String, content: NotificationContent, category: NotificationCategory?, deliveredAt: Date,
+        occurrence: OccurrenceOrigin? = nil
+    ) {
         self.centreID = centreID
         self.appName = appName
         self.content = content
         self.category = category
         self.deliveredAt = deliveredAt
+        self.occurrence = occurrence
     }
 
     /// Silent (background) notifications carry nothing to show and are never mirrored.
     public var isSilent: Bool {
         content.title.isEmpty && content.subtitle.isEmpty && content.body.isEmpty
+    }
+}
+
+/// The scheduled request a notification came from, and which of its occurrences it shows.
+public struct OccurrenceOrigin: Sendable, Hashable {
+    /// The request's identifier (the app is the item's).
+    public var identifier: String
+    /// The occurrence.
+    public var occurrence: ScheduledOccurrence
+
+    /// Creates an origin.
+    public init(identifier: String, occurrence: ScheduledOccurrence) {
+        self.identifier = identifier
+        self.occurrence = occurrence
     }
 }
 
@@ -62,7 +82,7 @@ public struct ScheduleItem: Sendable, Hashable {
     }
 
     /// The name its wire key is kept under.
-    var keyName: String { appName + "\u{1F}" + identifier }
+    var keyName: String { AppRequests.name(appID: appName, identifier: identifier) }
 }
 
 /// How the phone mirrors, from its configuration.

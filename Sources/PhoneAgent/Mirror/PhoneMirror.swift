@@ -90,7 +90,7 @@ public struct PhoneMirror: Sendable {
 
     /// A scheduled request left the phone's pending list (removed, or fired for the last time).
     public mutating func unscheduled(appName: String, identifier: String) -> Outcome {
-        guard let existing = schedules.removeValue(forKey: appName + "\u{1F}" + identifier) else {
+        guard let existing = schedules.removeValue(forKey: AppRequests.name(appID: appName, identifier: identifier)) else {
             return Outcome(decision: "nothing to unschedule: it was not mirrored")
         }
         var change = Relay_V1_Change()
@@ -110,7 +110,11 @@ public struct PhoneMirror: Sendable {
         }
         var outcome = Outcome(decision: "")
         let upsert = makeUpsert(item, existing: existing, into: &outcome)
-        let mayAlert = locked && existing == nil && !replaced
+        // Each occurrence of a scheduled request is a delivery of its own, even when it replaces
+        // the previous one in place; one the wearable fired and alerted for while apart is not.
+        let occurrence = item.occurrence?.occurrence
+        let newDelivery = occurrence.map { !$0.firedOnWearable } ?? (existing == nil && !replaced)
+        let mayAlert = locked && newDelivery
         var change = Relay_V1_Change()
         change.upsert = upsert
         change.upsert.mayAlert = mayAlert
@@ -118,8 +122,9 @@ public struct PhoneMirror: Sendable {
         outcome.mirrored = Mirrored(key: upsert.key, revision: upsert.revision)
         mirrored[item.centreID] = outcome.mirrored
         outcome.decision =
-            existing != nil ? "updated in place (no alert)"
-            : mayAlert ? "mirrored; may alert (phone locked)"
+            occurrence?.firedOnWearable == true ? "mirrored without alert (the wearable fired it while apart)"
+            : mayAlert ? (occurrence != nil ? "occurrence mirrored; may alert (phone locked)" : "mirrored; may alert (phone locked)")
+            : existing != nil ? "updated in place (no alert)"
             : locked ? "mirrored without alert (a replacement)" : "mirrored silently (phone unlocked)"
         return outcome
     }
@@ -187,6 +192,22 @@ public struct PhoneMirror: Sendable {
         sentCategories.removeAll()
     }
 
+    /// The wearable fired an occurrence of a request the app has removed since: its copy on the
+    /// wearable (under the wearable's own key for the request) is withdrawn.
+    public func withdrawOccurrence(scheduleKey: UInt64) -> Outcome {
+        var change = Relay_V1_Change()
+        change.remove.key = WireKey.localOccurrence(scheduleKey: scheduleKey)
+        change.remove.revision = 1
+        change.remove.reason = .withdrawn
+        return Outcome(changes: [change], decision: "the wearable's occurrence withdrawn: the app removed the request")
+    }
+
+    /// The app and identifier of a scheduled request's wire key.
+    public func scheduleName(ofKey key: UInt64) -> (appName: String, identifier: String)? {
+        guard let name = keys.name(of: key, .schedule), let separator = name.firstIndex(of: "\u{1F}") else { return nil }
+        return (String(name[..<separator]), String(name[name.index(after: separator)...]))
+    }
+
     /// The centre id of a wire key, to apply the wearable's responses.
     public func centreID(ofKey key: UInt64) -> UInt32? {
         mirrored.first { $0.value.key == key }?.key
@@ -200,6 +221,11 @@ public struct PhoneMirror: Sendable {
         upsert.appKey = appKey
         upsert.content = content
         upsert.deliveredAt = WireTime.seconds(item.deliveredAt)
+        if let origin = item.occurrence {
+            upsert.occurrence.scheduleKey = keys.key(
+                .schedule, AppRequests.name(appID: item.appName, identifier: origin.identifier), assigned: &outcome.assigned)
+            upsert.occurrence.fireDate = WireTime.seconds(origin.occurrence.fireDate)
+        }
         return upsert
     }
 

@@ -21,6 +21,10 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
     public var link: LinkSettings
     /// What reaches the wearable, and how much of it.
     public var mirror: MirrorSettings
+    /// The Bluetooth adapter (`hci0` or its address), or `nil` for the first.
+    public var bluetoothAdapter: String?
+    /// The wearable's Bluetooth address, or `nil` for the one bonded device offering Relay's service.
+    public var wearableAddress: String?
 
     /// The `[mirror]` section.
     public struct MirrorSettings: Sendable, Hashable {
@@ -68,6 +72,16 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         public static let language: ConfigKey<String> = .string(
             "language", .languageTag, flag: "--language",
             "The language of hidden-preview placeholders and their plural rules. Empty: from LC_ALL, LC_MESSAGES or LANG.")
+        /// `bluetooth.adapter`.
+        public static let bluetoothAdapter: ConfigKey<String> = .string(
+            "bluetooth.adapter", .text(maximumLength: 32), flag: "--adapter",
+            "The Bluetooth adapter with the rfcomm transport: its name (hci0) or address. Empty: the first one bluetoothd reports.")
+        /// `bluetooth.wearable_address`.
+        public static let wearableAddress: ConfigKey<String> = .string(
+            "bluetooth.wearable_address", .text(maximumLength: 17), flag: "--wearable-address",
+            "The wearable's Bluetooth address (01:23:45:67:89:AB) with the rfcomm transport. Empty: the one bonded device "
+                + "that offers Relay's service (relayctl pair bonds it). peer = \"rfcomm:ADDRESS/CHANNEL\" also names a "
+                + "channel for connecting with a plain RFCOMM socket when BlueZ cannot connect the profile.")
         /// `mirror.when_unlocked`.
         public static let whenUnlocked: ConfigKey<UnlockedMirroring> = .choice(
             "mirror.when_unlocked", default: .doNotMirror, flag: "--when-unlocked",
@@ -99,6 +113,9 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
                 ]),
             LinkSettings.section(reconnects: true),
             ConfigSection(
+                "bluetooth", "The Bluetooth transport (transport = \"rfcomm\"; Docs/BLUETOOTH.md).",
+                keys: [Keys.bluetoothAdapter.erased, Keys.wearableAddress.erased]),
+            ConfigSection(
                 "mirror", "What reaches the wearable, and how much of it.",
                 keys: [Keys.whenUnlocked.erased, Keys.showPreviews.erased, Keys.offlineAlertWindowSeconds.erased]),
         ],
@@ -115,6 +132,8 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         deviceName = values[Keys.deviceName].nonEmpty
         language = values[Keys.language].nonEmpty
         link = LinkSettings(values)
+        bluetoothAdapter = values[Keys.bluetoothAdapter].nonEmpty
+        wearableAddress = values[Keys.wearableAddress].nonEmpty
         mirror = MirrorSettings(
             whenUnlocked: values[Keys.whenUnlocked], showPreviews: values[Keys.showPreviews],
             offlineAlertWindowSeconds: values[Keys.offlineAlertWindowSeconds])

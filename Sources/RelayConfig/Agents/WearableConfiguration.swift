@@ -31,6 +31,13 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var display: DisplaySettings
     /// The vibration motor's sysfs value file, or `nil` when there is none (vibrations are logged).
     public var vibrator: String?
+    /// The Bluetooth adapter (`hci0` or its address), or `nil` for the first.
+    public var bluetoothAdapter: String?
+    /// The RFCOMM channel BlueZ listens on for Relay's service.
+    public var bluetoothChannel: Int
+    /// Notifications that waited on the phone while the devices were apart still alert when at
+    /// most this many seconds old on arrival; 0: none of them alerts.
+    public var offlineAlertWindowSeconds: Int
 
     /// The `[display]` section.
     public struct DisplaySettings: Sendable, Hashable {
@@ -104,6 +111,19 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         /// `display.twenty_four_hour_clock`.
         public static let twentyFourHourClock: ConfigKey<Bool> = .boolean(
             "display.twenty_four_hour_clock", default: true, "A 24-hour clock (21:41) rather than a 12-hour one (9:41 PM).")
+        /// `offline.alert_window_seconds`.
+        public static let offlineAlertWindowSeconds: ConfigKey<Int> = .integer(
+            "offline.alert_window_seconds", default: 0, range: 0...86_400, unit: "seconds",
+            "Notifications posted on the phone while the devices were apart arrive on reconnect without alerting; "
+                + "those at most this old still alert (120 keeps the alerts of a short drop-out). 0: none alerts.")
+        /// `bluetooth.adapter`.
+        public static let bluetoothAdapter: ConfigKey<String> = .string(
+            "bluetooth.adapter", .text(maximumLength: 32), flag: "--adapter",
+            "The Bluetooth adapter with the rfcomm transport: its name (hci0) or address. Empty: the first one bluetoothd reports.")
+        /// `bluetooth.channel`.
+        public static let bluetoothChannel: ConfigKey<Int> = .integer(
+            "bluetooth.channel", default: 22, range: 1...30,
+            "The RFCOMM channel BlueZ listens on for Relay's service; the phone finds it in the service record.")
         /// `haptics.vibrator`.
         public static let vibrator: ConfigKey<String> = .string(
             "haptics.vibrator", .path,
@@ -127,6 +147,12 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                 "display", "The screen's timing and clock.",
                 keys: [Keys.shortLookSeconds.erased, Keys.dimAfterSeconds.erased, Keys.twentyFourHourClock.erased]),
             ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased]),
+            ConfigSection(
+                "bluetooth", "The Bluetooth transport (transport = \"rfcomm\"; Docs/BLUETOOTH.md).",
+                keys: [Keys.bluetoothAdapter.erased, Keys.bluetoothChannel.erased]),
+            ConfigSection(
+                "offline", "While the phone is out of range: the wearable fires the phone's schedule itself.",
+                keys: [Keys.offlineAlertWindowSeconds.erased]),
         ],
         checks: LinkSettings.checks)
 
@@ -149,5 +175,8 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             shortLookSeconds: values[Keys.shortLookSeconds], dimAfterSeconds: values[Keys.dimAfterSeconds],
             twentyFourHourClock: values[Keys.twentyFourHourClock])
         vibrator = values[Keys.vibrator].nonEmpty
+        bluetoothAdapter = values[Keys.bluetoothAdapter].nonEmpty
+        bluetoothChannel = values[Keys.bluetoothChannel]
+        offlineAlertWindowSeconds = values[Keys.offlineAlertWindowSeconds]
     }
 }

@@ -53,6 +53,15 @@ public struct TriggerSchedule: Sendable, Hashable {
         }
     }
 
+    /// The latest fire date at or before `now`, counting from `earliest` (a fire date known to
+    /// be due): when occurrences were missed (the device asleep, the clock stepped), the one
+    /// that fires is the latest, so a repeating request fires once and not once per miss.
+    public func latestFireDate(from earliest: Date, notAfter now: Date) -> Date {
+        var latest = earliest
+        while let next = nextFireDate(after: latest), next <= now { latest = next }
+        return latest
+    }
+
     /// Up to `limit` fire dates strictly after `date`, in order.
     public func fireDates(after date: Date, limit: Int) -> [Date] {
         var dates: [Date] = []

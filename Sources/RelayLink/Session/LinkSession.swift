@@ -75,6 +75,7 @@ public struct LinkSession: ~Copyable {
         hello.receivedThrough = logs.inbound.appliedThrough
         hello.receivedEpoch = logs.peerEpoch
         hello.logEpoch = logs.ownEpoch
+        hello.logHead = logs.outbound.nextSeq - 1
         localHello = hello
         self.maximumFrameLength = maximumFrameLength
     }

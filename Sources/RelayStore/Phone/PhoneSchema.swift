@@ -27,6 +27,9 @@ public enum PhoneSchema {
                     CREATE TABLE centre_state (name TEXT PRIMARY KEY, value BLOB NOT NULL);
                     """)
         }
+        migrator.registerMigration("v2 occurrences") { db in
+            try OccurrenceTable.create(db)
+        }
         return migrator
     }
 

@@ -14,15 +14,21 @@ public struct ReplicaRecord: Sendable, Hashable {
     public var deliveredAt: Int64
     /// Whether the wearable alerted for it.
     public var alerted: Bool
+    /// The occurrence of a scheduled request it shows, if a schedule fired it.
+    public var occurrence: Relay_V1_Occurrence?
 
     /// Creates a record.
-    public init(key: UInt64, revision: UInt64, appKey: UInt32, content: Relay_V1_Content, deliveredAt: Int64, alerted: Bool) {
+    public init(
+        key: UInt64, revision: UInt64, appKey: UInt32, content: Relay_V1_Content, deliveredAt: Int64, alerted: Bool,
+        occurrence: Relay_V1_Occurrence? = nil
+    ) {
         self.key = key
         self.revision = revision
         self.appKey = appKey
         self.content = content
         self.deliveredAt = deliveredAt
         self.alerted = alerted
+        self.occurrence = occurrence
     }
 }
 
@@ -41,7 +47,24 @@ public struct ReplicaContents: Sendable, Hashable {
     public var settings = Relay_V1_Settings()
     /// The phone's scheduled requests, by key: fired here while the phone is away.
     public var schedules: [UInt64: Relay_V1_ScheduleUpsert] = [:]
+    /// Which occurrences of those the wearable has handled, and which it fired by itself.
+    public var firing = LocalFiringState()
 
     /// An empty replica.
+    public init() {}
+}
+
+/// What the wearable knows of the occurrences of the phone's scheduled requests (Docs/PHONE.md,
+/// "Out of range"). Times are seconds since 1970 UTC by the wearable's clock.
+public struct LocalFiringState: Sendable, Hashable {
+    /// Occurrences at or before this instant are the phone's: the link was up until then.
+    public var floor: Int64 = 0
+    /// Per request key: the latest occurrence handled, fired here or received from the phone.
+    public var handledThrough: [UInt64: Int64] = [:]
+    /// Per request key: the latest occurrence fired here that the phone's notification has not
+    /// replaced yet.
+    public var unreconciled: [UInt64: Int64] = [:]
+
+    /// Nothing handled yet.
     public init() {}
 }

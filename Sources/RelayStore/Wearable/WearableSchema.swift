@@ -30,6 +30,15 @@ public enum WearableSchema {
         migrator.registerMigration("v2 schedules") { db in
             try db.execute(sql: "CREATE TABLE replica_schedule (key INTEGER PRIMARY KEY, body BLOB NOT NULL)")
         }
+        migrator.registerMigration("v3 local firing") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE replica_notification ADD COLUMN occurrence BLOB;
+                    CREATE TABLE local_firing (schedule_key INTEGER PRIMARY KEY, handled_through INTEGER NOT NULL);
+                    CREATE TABLE local_firing_floor (id INTEGER PRIMARY KEY CHECK (id = 1), floor INTEGER NOT NULL);
+                    """)
+            try OccurrenceTable.create(db)
+        }
         return migrator
     }
 
@@ -38,14 +47,15 @@ public enum WearableSchema {
         var contents = ReplicaContents()
         for row in try Row.fetchAll(db, sql: "SELECT * FROM replica_notification") {
             let record = ReplicaRecord(
-                key: UInt64(row["key"] as Int64), revision: UInt64(row["revision"] as Int64),
+                key: UInt64(bitPattern: row["key"] as Int64), revision: UInt64(row["revision"] as Int64),
                 appKey: UInt32(row["app_key"] as Int64),
                 content: try Relay_V1_Content(serializedBytes: row["content"] as Data),
-                deliveredAt: row["delivered_at"], alerted: row["alerted"])
+                deliveredAt: row["delivered_at"], alerted: row["alerted"],
+                occurrence: try (row["occurrence"] as Data?).map { try Relay_V1_Occurrence(serializedBytes: $0) })
             contents.notifications[record.key] = record
         }
         for row in try Row.fetchAll(db, sql: "SELECT key, revision FROM replica_tombstone") {
-            contents.tombstones[UInt64(row["key"] as Int64)] = UInt64(row["revision"] as Int64)
+            contents.tombstones[UInt64(bitPattern: row["key"] as Int64)] = UInt64(row["revision"] as Int64)
         }
         for row in try Row.fetchAll(db, sql: "SELECT key, name FROM replica_app") {
             contents.apps[UInt32(row["key"] as Int64)] = row["name"]
@@ -58,6 +68,14 @@ public enum WearableSchema {
             let schedule = try Relay_V1_ScheduleUpsert(serializedBytes: row["body"] as Data)
             contents.schedules[schedule.key] = schedule
         }
+        contents.firing.floor = try Int64.fetchOne(db, sql: "SELECT floor FROM local_firing_floor WHERE id = 1") ?? 0
+        for row in try Row.fetchAll(db, sql: "SELECT schedule_key, handled_through FROM local_firing") {
+            contents.firing.handledThrough[UInt64(bitPattern: row["schedule_key"] as Int64)] = row["handled_through"]
+        }
+        for row in try OccurrenceTable.load(db) where row.onWearable && !row.reconciled {
+            guard let key = UInt64(row.schedule) else { continue }
+            contents.firing.unreconciled[key] = max(contents.firing.unreconciled[key] ?? row.fireDate, row.fireDate)
+        }
         if let body = try Data.fetchOne(db, sql: "SELECT body FROM replica_settings WHERE id = 1") {
             contents.settings = try Relay_V1_Settings(serializedBytes: body)
         }
@@ -67,19 +85,23 @@ public enum WearableSchema {
     /// Stores a notification (new or a newer revision) and clears its tombstone.
     public static func save(_ db: Database, _ record: ReplicaRecord) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO replica_notification VALUES (?, ?, ?, ?, ?, ?)",
+            sql: """
+                INSERT OR REPLACE INTO replica_notification
+                (key, revision, app_key, content, delivered_at, alerted, occurrence) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
             arguments: [
-                Int64(record.key), Int64(record.revision), Int64(record.appKey),
+                Int64(bitPattern: record.key), Int64(record.revision), Int64(record.appKey),
                 try record.content.serializedBytes() as Data, record.deliveredAt, record.alerted,
+                try record.occurrence.map { try $0.serializedBytes() as Data },
             ])
-        try db.execute(sql: "DELETE FROM replica_tombstone WHERE key = ?", arguments: [Int64(record.key)])
+        try db.execute(sql: "DELETE FROM replica_tombstone WHERE key = ?", arguments: [Int64(bitPattern: record.key)])
     }
 
     /// Removes a notification and leaves its tombstone.
     public static func remove(_ db: Database, key: UInt64, revision: UInt64) throws {
-        try db.execute(sql: "DELETE FROM replica_notification WHERE key = ?", arguments: [Int64(key)])
+        try db.execute(sql: "DELETE FROM replica_notification WHERE key = ?", arguments: [Int64(bitPattern: key)])
         try db.execute(
-            sql: "INSERT OR REPLACE INTO replica_tombstone VALUES (?, ?)", arguments: [Int64(key), Int64(revision)])
+            sql: "INSERT OR REPLACE INTO replica_tombstone VALUES (?, ?)", arguments: [Int64(bitPattern: key), Int64(revision)])
     }
 
     /// Forgets every tombstone (a snapshot is the whole state).
@@ -127,10 +149,22 @@ public enum WearableSchema {
         try db.execute(sql: "DELETE FROM replica_schedule WHERE key = ?", arguments: [Int64(key)])
     }
 
+    /// Stores the instant up to which occurrences are the phone's.
+    public static func saveFiringFloor(_ db: Database, _ floor: Int64) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO local_firing_floor VALUES (1, ?)", arguments: [floor])
+    }
+
+    /// Stores the latest occurrence of a request the wearable has handled.
+    public static func saveHandled(_ db: Database, scheduleKey: UInt64, through fireDate: Int64) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO local_firing VALUES (?, ?)", arguments: [Int64(bitPattern: scheduleKey), fireDate])
+    }
+
     /// Forgets the whole replica and the link's logs (unpairing).
     public static func forgetAll(_ db: Database) throws {
         for table in [
             "replica_notification", "replica_tombstone", "replica_app", "replica_category", "replica_settings", "replica_schedule",
+            "local_firing", "local_firing_floor", "occurrence",
         ] {
             try db.execute(sql: "DELETE FROM \(table)")
         }

@@ -13,11 +13,14 @@ public struct LinkSimulator: Sendable {
     public let conditions: LinkConditions
     /// Where connections are forwarded.
     public let upstream: TransportEndpoint
+    /// Outages begun and ended by hand, beside the scheduled ones.
+    public let outage: OutageSwitch
 
     /// Creates a simulator forwarding to `upstream`.
-    public init(conditions: LinkConditions, upstream: TransportEndpoint) {
+    public init(conditions: LinkConditions, upstream: TransportEndpoint, outage: OutageSwitch = OutageSwitch()) {
         self.conditions = conditions
         self.upstream = upstream
+        self.outage = outage
     }
 
     /// Serves on `endpoint` until the task is cancelled. `ready` gets the bound endpoint
@@ -27,7 +30,7 @@ public struct LinkSimulator: Sendable {
         let drops = DropDice(seed: conditions.seed, probability: conditions.dropProbability)
         try await Transport.listen(on: endpoint, ready: ready) { client in
             let offset = ContinuousClock.now - start
-            guard !conditions.inOutage(at: offset), let server = try? await Transport.connect(to: upstream) else {
+            guard !conditions.inOutage(at: offset), !outage.isActive, let server = try? await Transport.connect(to: upstream) else {
                 await client.close()  // refused: closed at once
                 return
             }
@@ -46,9 +49,13 @@ public struct LinkSimulator: Sendable {
                     group.addTask { await pump(from: clientIn, to: serverOut, start: start, drops: drops) }
                     group.addTask { await pump(from: serverIn, to: clientOut, start: start, drops: drops) }
                     group.addTask { await waitForOutage(after: start) }
-                    // The first task to end (a close, a drop, an outage) ends the connection.
+                    group.addTask { await outage.waitForOutage() }
+                    // The first task to end (a close, a drop, an outage) ends the connection: both
+                    // sides see it closed at once, as when a radio link goes.
                     await group.next()
                     group.cancelAll()
+                    client.channel.close(promise: nil)
+                    server.channel.close(promise: nil)
                 }
             }
         }

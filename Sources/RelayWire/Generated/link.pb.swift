@@ -257,83 +257,92 @@ public nonisolated enum Relay_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIterab
 }
 
 /// Every frame of an established session decrypts to one Envelope.
-public nonisolated struct Relay_V1_Envelope: Sendable {
+public nonisolated struct Relay_V1_Envelope: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// Position of this message in the sender's log (1, 2, 3, ...), or 0 for a message
   /// outside the log (hello, heartbeat, acknowledgement only, attachment data, error).
-  public var seq: UInt64 = 0
+  public var seq: UInt64 {
+    get {_storage._seq}
+    set {_uniqueStorage()._seq = newValue}
+  }
 
   /// Cumulative acknowledgement: every log message of the peer up to and including
   /// this sequence number has been applied and persisted by the sender.
-  public var ack: UInt64 = 0
+  public var ack: UInt64 {
+    get {_storage._ack}
+    set {_uniqueStorage()._ack = newValue}
+  }
 
-  public var body: Relay_V1_Envelope.OneOf_Body? = nil
+  public var body: OneOf_Body? {
+    get {return _storage._body}
+    set {_uniqueStorage()._body = newValue}
+  }
 
   public var hello: Relay_V1_Hello {
     get {
-      if case .hello(let v)? = body {return v}
+      if case .hello(let v)? = _storage._body {return v}
       return Relay_V1_Hello()
     }
-    set {body = .hello(newValue)}
+    set {_uniqueStorage()._body = .hello(newValue)}
   }
 
   public var change: Relay_V1_Change {
     get {
-      if case .change(let v)? = body {return v}
+      if case .change(let v)? = _storage._body {return v}
       return Relay_V1_Change()
     }
-    set {body = .change(newValue)}
+    set {_uniqueStorage()._body = .change(newValue)}
   }
 
   public var event: Relay_V1_WearableEvent {
     get {
-      if case .event(let v)? = body {return v}
+      if case .event(let v)? = _storage._body {return v}
       return Relay_V1_WearableEvent()
     }
-    set {body = .event(newValue)}
+    set {_uniqueStorage()._body = .event(newValue)}
   }
 
   public var heartbeat: Relay_V1_Heartbeat {
     get {
-      if case .heartbeat(let v)? = body {return v}
+      if case .heartbeat(let v)? = _storage._body {return v}
       return Relay_V1_Heartbeat()
     }
-    set {body = .heartbeat(newValue)}
+    set {_uniqueStorage()._body = .heartbeat(newValue)}
   }
 
   public var attachmentChunk: Relay_V1_AttachmentChunk {
     get {
-      if case .attachmentChunk(let v)? = body {return v}
+      if case .attachmentChunk(let v)? = _storage._body {return v}
       return Relay_V1_AttachmentChunk()
     }
-    set {body = .attachmentChunk(newValue)}
+    set {_uniqueStorage()._body = .attachmentChunk(newValue)}
   }
 
   public var attachmentRequest: Relay_V1_AttachmentRequest {
     get {
-      if case .attachmentRequest(let v)? = body {return v}
+      if case .attachmentRequest(let v)? = _storage._body {return v}
       return Relay_V1_AttachmentRequest()
     }
-    set {body = .attachmentRequest(newValue)}
+    set {_uniqueStorage()._body = .attachmentRequest(newValue)}
   }
 
   public var error: Relay_V1_Error {
     get {
-      if case .error(let v)? = body {return v}
+      if case .error(let v)? = _storage._body {return v}
       return Relay_V1_Error()
     }
-    set {body = .error(newValue)}
+    set {_uniqueStorage()._body = .error(newValue)}
   }
 
   public var pairing: Relay_V1_Pairing {
     get {
-      if case .pairing(let v)? = body {return v}
+      if case .pairing(let v)? = _storage._body {return v}
       return Relay_V1_Pairing()
     }
-    set {body = .pairing(newValue)}
+    set {_uniqueStorage()._body = .pairing(newValue)}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -351,6 +360,8 @@ public nonisolated struct Relay_V1_Envelope: Sendable {
   }
 
   public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// The first message each side sends in a session.
@@ -388,6 +399,11 @@ public nonisolated struct Relay_V1_Hello: Sendable {
   /// resends its entries from 1 if it still has them, or starts a new epoch with a
   /// snapshot (Docs/PROTOCOL.md, "Hello").
   public var receivedEpoch: UInt64 = 0
+
+  /// The highest sequence number of the sender's own log when it said hello. Entries up
+  /// to it waited while the link was down (a catch-up); the wearable does not alert for
+  /// those unless they are young (Docs/PROTOCOL.md, "Catch-up"). 0: nothing waited.
+  public var logHead: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -585,11 +601,40 @@ public nonisolated struct Relay_V1_Upsert: @unchecked Sendable {
     set {_uniqueStorage()._deliveredAt = newValue}
   }
 
+  /// Present when the notification is an occurrence of a scheduled request: which one
+  /// and when it fired. A new occurrence is a new delivery (it may alert again even
+  /// under the same key), and it replaces the wearable's own copy of that occurrence.
+  public var occurrence: Relay_V1_Occurrence {
+    get {_storage._occurrence ?? Relay_V1_Occurrence()}
+    set {_uniqueStorage()._occurrence = newValue}
+  }
+  /// Returns true if `occurrence` has been explicitly set.
+  public var hasOccurrence: Bool {_storage._occurrence != nil}
+  /// Clears the value of `occurrence`. Subsequent reads from it will return its default value.
+  public mutating func clearOccurrence() {_uniqueStorage()._occurrence = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// One firing of a scheduled request: its identity on both devices.
+public nonisolated struct Relay_V1_Occurrence: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The scheduled request's key (ScheduleUpsert.key).
+  public var scheduleKey: UInt64 = 0
+
+  /// The fire date, seconds since 1970 UTC.
+  public var fireDate: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 public nonisolated struct Relay_V1_Content: Sendable {
@@ -1133,11 +1178,24 @@ public nonisolated struct Relay_V1_Response: Sendable {
   /// Clears the value of `userText`. Subsequent reads from it will return its default value.
   public mutating func clearUserText() {self._userText = nil}
 
+  /// Set when the notification is the wearable's own copy of an occurrence it fired while
+  /// apart (notification_key is then a local key): the phone answers through the
+  /// notification it holds for that occurrence.
+  public var occurrence: Relay_V1_Occurrence {
+    get {_occurrence ?? Relay_V1_Occurrence()}
+    set {_occurrence = newValue}
+  }
+  /// Returns true if `occurrence` has been explicitly set.
+  public var hasOccurrence: Bool {self._occurrence != nil}
+  /// Clears the value of `occurrence`. Subsequent reads from it will return its default value.
+  public mutating func clearOccurrence() {self._occurrence = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _userText: String? = nil
+  fileprivate var _occurrence: Relay_V1_Occurrence? = nil
 }
 
 /// Whether the wearable alerted (buzzed and woke the screen) for an upsert.
@@ -1336,176 +1394,216 @@ nonisolated extension Relay_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._M
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}ack\0\u{1}hello\0\u{1}change\0\u{1}event\0\u{1}heartbeat\0\u{3}attachment_chunk\0\u{3}attachment_request\0\u{1}error\0\u{1}pairing\0")
 
+  fileprivate class _StorageClass {
+    var _seq: UInt64 = 0
+    var _ack: UInt64 = 0
+    var _body: Relay_V1_Envelope.OneOf_Body?
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _seq = source._seq
+      _ack = source._ack
+      _body = source._body
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.seq) }()
-      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.ack) }()
-      case 3: try {
-        var v: Relay_V1_Hello?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .hello(let m) = current {v = m}
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularUInt64Field(value: &_storage._seq) }()
+        case 2: try { try decoder.decodeSingularUInt64Field(value: &_storage._ack) }()
+        case 3: try {
+          var v: Relay_V1_Hello?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .hello(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .hello(v)
+          }
+        }()
+        case 4: try {
+          var v: Relay_V1_Change?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .change(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .change(v)
+          }
+        }()
+        case 5: try {
+          var v: Relay_V1_WearableEvent?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .event(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .event(v)
+          }
+        }()
+        case 6: try {
+          var v: Relay_V1_Heartbeat?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .heartbeat(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .heartbeat(v)
+          }
+        }()
+        case 7: try {
+          var v: Relay_V1_AttachmentChunk?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .attachmentChunk(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .attachmentChunk(v)
+          }
+        }()
+        case 8: try {
+          var v: Relay_V1_AttachmentRequest?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .attachmentRequest(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .attachmentRequest(v)
+          }
+        }()
+        case 9: try {
+          var v: Relay_V1_Error?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .error(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .error(v)
+          }
+        }()
+        case 10: try {
+          var v: Relay_V1_Pairing?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .pairing(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .pairing(v)
+          }
+        }()
+        default: break
         }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .hello(v)
-        }
-      }()
-      case 4: try {
-        var v: Relay_V1_Change?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .change(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .change(v)
-        }
-      }()
-      case 5: try {
-        var v: Relay_V1_WearableEvent?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .event(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .event(v)
-        }
-      }()
-      case 6: try {
-        var v: Relay_V1_Heartbeat?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .heartbeat(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .heartbeat(v)
-        }
-      }()
-      case 7: try {
-        var v: Relay_V1_AttachmentChunk?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .attachmentChunk(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .attachmentChunk(v)
-        }
-      }()
-      case 8: try {
-        var v: Relay_V1_AttachmentRequest?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .attachmentRequest(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .attachmentRequest(v)
-        }
-      }()
-      case 9: try {
-        var v: Relay_V1_Error?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .error(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .error(v)
-        }
-      }()
-      case 10: try {
-        var v: Relay_V1_Pairing?
-        var hadOneofValue = false
-        if let current = self.body {
-          hadOneofValue = true
-          if case .pairing(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.body = .pairing(v)
-        }
-      }()
-      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if self.seq != 0 {
-      try visitor.visitSingularUInt64Field(value: self.seq, fieldNumber: 1)
-    }
-    if self.ack != 0 {
-      try visitor.visitSingularUInt64Field(value: self.ack, fieldNumber: 2)
-    }
-    switch self.body {
-    case .hello?: try {
-      guard case .hello(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
-    }()
-    case .change?: try {
-      guard case .change(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
-    }()
-    case .event?: try {
-      guard case .event(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
-    }()
-    case .heartbeat?: try {
-      guard case .heartbeat(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
-    }()
-    case .attachmentChunk?: try {
-      guard case .attachmentChunk(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
-    }()
-    case .attachmentRequest?: try {
-      guard case .attachmentRequest(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
-    }()
-    case .error?: try {
-      guard case .error(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
-    }()
-    case .pairing?: try {
-      guard case .pairing(let v)? = self.body else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
-    }()
-    case nil: break
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._seq != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._seq, fieldNumber: 1)
+      }
+      if _storage._ack != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._ack, fieldNumber: 2)
+      }
+      switch _storage._body {
+      case .hello?: try {
+        guard case .hello(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      }()
+      case .change?: try {
+        guard case .change(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+      }()
+      case .event?: try {
+        guard case .event(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+      }()
+      case .heartbeat?: try {
+        guard case .heartbeat(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+      }()
+      case .attachmentChunk?: try {
+        guard case .attachmentChunk(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+      }()
+      case .attachmentRequest?: try {
+        guard case .attachmentRequest(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      }()
+      case .error?: try {
+        guard case .error(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+      }()
+      case .pairing?: try {
+        guard case .pairing(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+      }()
+      case nil: break
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Relay_V1_Envelope, rhs: Relay_V1_Envelope) -> Bool {
-    if lhs.seq != rhs.seq {return false}
-    if lhs.ack != rhs.ack {return false}
-    if lhs.body != rhs.body {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._seq != rhs_storage._seq {return false}
+        if _storage._ack != rhs_storage._ack {return false}
+        if _storage._body != rhs_storage._body {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1513,7 +1611,7 @@ nonisolated extension Relay_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}agent_version\0\u{3}device_name\0\u{1}capabilities\0\u{3}received_through\0\u{3}log_epoch\0\u{3}received_epoch\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}agent_version\0\u{3}device_name\0\u{1}capabilities\0\u{3}received_through\0\u{3}log_epoch\0\u{3}received_epoch\0\u{3}log_head\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1528,6 +1626,7 @@ nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Mess
       case 5: try { try decoder.decodeSingularUInt64Field(value: &self.receivedThrough) }()
       case 6: try { try decoder.decodeSingularUInt64Field(value: &self.logEpoch) }()
       case 7: try { try decoder.decodeSingularUInt64Field(value: &self.receivedEpoch) }()
+      case 8: try { try decoder.decodeSingularUInt64Field(value: &self.logHead) }()
       default: break
       }
     }
@@ -1559,6 +1658,9 @@ nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if self.receivedEpoch != 0 {
       try visitor.visitSingularUInt64Field(value: self.receivedEpoch, fieldNumber: 7)
     }
+    if self.logHead != 0 {
+      try visitor.visitSingularUInt64Field(value: self.logHead, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1570,6 +1672,7 @@ nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs.receivedThrough != rhs.receivedThrough {return false}
     if lhs.logEpoch != rhs.logEpoch {return false}
     if lhs.receivedEpoch != rhs.receivedEpoch {return false}
+    if lhs.logHead != rhs.logHead {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1845,7 +1948,7 @@ nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
 nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Upsert"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{1}content\0\u{3}may_alert\0\u{3}delivered_at\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{1}content\0\u{3}may_alert\0\u{3}delivered_at\0\u{1}occurrence\0")
 
   fileprivate class _StorageClass {
     var _key: UInt64 = 0
@@ -1854,6 +1957,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
     var _content: Relay_V1_Content? = nil
     var _mayAlert: Bool = false
     var _deliveredAt: Int64 = 0
+    var _occurrence: Relay_V1_Occurrence? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1870,6 +1974,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
       _content = source._content
       _mayAlert = source._mayAlert
       _deliveredAt = source._deliveredAt
+      _occurrence = source._occurrence
     }
   }
 
@@ -1894,6 +1999,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
         case 4: try { try decoder.decodeSingularMessageField(value: &_storage._content) }()
         case 5: try { try decoder.decodeSingularBoolField(value: &_storage._mayAlert) }()
         case 6: try { try decoder.decodeSingularInt64Field(value: &_storage._deliveredAt) }()
+        case 7: try { try decoder.decodeSingularMessageField(value: &_storage._occurrence) }()
         default: break
         }
       }
@@ -1924,6 +2030,9 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
       if _storage._deliveredAt != 0 {
         try visitor.visitSingularInt64Field(value: _storage._deliveredAt, fieldNumber: 6)
       }
+      try { if let v = _storage._occurrence {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1939,10 +2048,46 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
         if _storage._content != rhs_storage._content {return false}
         if _storage._mayAlert != rhs_storage._mayAlert {return false}
         if _storage._deliveredAt != rhs_storage._deliveredAt {return false}
+        if _storage._occurrence != rhs_storage._occurrence {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Relay_V1_Occurrence: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Occurrence"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schedule_key\0\u{3}fire_date\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.scheduleKey) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.fireDate) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.scheduleKey != 0 {
+      try visitor.visitSingularUInt64Field(value: self.scheduleKey, fieldNumber: 1)
+    }
+    if self.fireDate != 0 {
+      try visitor.visitSingularInt64Field(value: self.fireDate, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Relay_V1_Occurrence, rhs: Relay_V1_Occurrence) -> Bool {
+    if lhs.scheduleKey != rhs.scheduleKey {return false}
+    if lhs.fireDate != rhs.fireDate {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2863,7 +3008,7 @@ nonisolated extension Relay_V1_WearableEvent: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Relay_V1_Response: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Response"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}notification_key\0\u{1}action\0\u{3}user_text\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}notification_key\0\u{1}action\0\u{3}user_text\0\u{1}occurrence\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2874,6 +3019,7 @@ nonisolated extension Relay_V1_Response: SwiftProtobuf.Message, SwiftProtobuf._M
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.notificationKey) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.action) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self._userText) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._occurrence) }()
       default: break
       }
     }
@@ -2893,6 +3039,9 @@ nonisolated extension Relay_V1_Response: SwiftProtobuf.Message, SwiftProtobuf._M
     try { if let v = self._userText {
       try visitor.visitSingularStringField(value: v, fieldNumber: 3)
     } }()
+    try { if let v = self._occurrence {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2900,6 +3049,7 @@ nonisolated extension Relay_V1_Response: SwiftProtobuf.Message, SwiftProtobuf._M
     if lhs.notificationKey != rhs.notificationKey {return false}
     if lhs.action != rhs.action {return false}
     if lhs._userText != rhs._userText {return false}
+    if lhs._occurrence != rhs._occurrence {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -138,4 +138,20 @@ public enum WireKey {
     public static func key(_ identifier: String) -> UInt64? {
         UInt64(identifier).flatMap { $0 == 0 ? nil : $0 }
     }
+
+    /// Keys from 2^31 to 2^32 − 1 are the wearable's own, which the phone never assigns (its
+    /// counters stay below 2^31; Docs/PROTOCOL.md, "Keys"): the notification the wearable shows for
+    /// a scheduled request it fired by itself. They fit the 32-bit ids of the control sockets.
+    static let localBit: UInt64 = 1 << 31
+
+    /// The key of the wearable's own notification for scheduled request `scheduleKey` (below
+    /// 2^31); one per request, as a repeating request's occurrences replace each other.
+    public static func localOccurrence(scheduleKey: UInt64) -> UInt64 {
+        localBit | (scheduleKey & (localBit - 1))
+    }
+
+    /// The scheduled request's key, when `key` is one of the wearable's own.
+    public static func scheduleKey(ofLocal key: UInt64) -> UInt64? {
+        key >> 31 == 1 ? key & (localBit - 1) : nil
+    }
 }

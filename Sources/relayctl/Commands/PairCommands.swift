@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import RelayBluetooth
 import RelayControl
 
 /// `relayctl pair`: pairs relay-phone with relay-wearable (Docs/PAIRING.md).
-struct PairCommand: ParsableCommand {
+struct PairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pair",
         abstract: "Pair the phone with the wearable: compare a 6-digit code on both and confirm.",
@@ -12,6 +13,11 @@ struct PairCommand: ParsableCommand {
             6-digit code: the wearable on its screen, relayctl here. Press Select on the wearable \
             if the codes match, and answer yes here. Afterwards each agent accepts only the \
             other. A wearable that is already paired refuses: run `relayctl unpair` first.
+
+            When relay-phone runs with --transport rfcomm, Bluetooth bonding comes first: the \
+            adapter is checked, the wearable found (by Relay's service UUID, or --address), and \
+            BlueZ's passkey shown here and on the wearable and confirmed on both; the wearable \
+            is then trusted (Docs/BLUETOOTH.md).
             """)
 
     @Flag(help: "Answer yes without asking (for scripts that check the code themselves).")
@@ -20,8 +26,35 @@ struct PairCommand: ParsableCommand {
     @Option(name: .customLong("phone-socket"), help: "relay-phone's control socket, when not the default.")
     var phoneSocket: String?
 
-    func run() throws {
+    @Option(help: "Bluetooth: the wearable's address, instead of looking for Relay's service.")
+    var address: String?
+
+    @Option(help: "Bluetooth: the adapter (hci0 or its address); default: the first.")
+    var adapter: String?
+
+    @Option(help: "Bluetooth: seconds to look for the wearable.")
+    var timeout: Int = 30
+
+    func validate() throws {
+        if let address, BluetoothAddress(address) == nil {
+            throw ValidationError("--address \(address) is not a Bluetooth address like 01:23:45:67:89:AB")
+        }
+        guard (1...600).contains(timeout) else { throw ValidationError("--timeout takes 1 to 600 seconds") }
+    }
+
+    func run() async throws {
         let control = ControlOptions(socket: phoneSocket)
+        let status = try control.send(ControlRequest(command: "status"), to: .phone)
+        if case .string("rfcomm")? = status.values["transport"] {
+            do {
+                _ = try await BluetoothBonding(
+                    adapterName: adapter, address: address.flatMap { BluetoothAddress($0) }, timeout: timeout, assumeYes: yes
+                ).run()
+            } catch {
+                BluetoothBonding.say("relayctl: \(error)")
+                throw ExitCode.failure
+            }
+        }
         let offer = try control.send(ControlRequest(command: "pair"), to: .phone, timeoutSeconds: 70)
         let code = offer.values["code"].flatMap { if case .string(let code) = $0 { code } else { nil } } ?? "?"
         let name = offer.values["wearable"].map(\.description) ?? "the wearable"
@@ -46,10 +79,10 @@ struct PairCommand: ParsableCommand {
 }
 
 /// `relayctl unpair`: both agents forget each other.
-struct UnpairCommand: ParsableCommand {
+struct UnpairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unpair",
-        abstract: "Forget the pairing on the phone and on the wearable (each that is running).")
+        abstract: "Forget the pairing on the phone and on the wearable (each that is running), and the Bluetooth bond.")
 
     @Option(name: .customLong("phone-socket"), help: "relay-phone's control socket, when not the default.")
     var phoneSocket: String?
@@ -57,8 +90,26 @@ struct UnpairCommand: ParsableCommand {
     @Option(name: .customLong("wearable-socket"), help: "relay-wearable's control socket, when not the default.")
     var wearableSocket: String?
 
-    func run() throws {
+    func run() async throws {
         var failures: [String] = []
+        // The Bluetooth bond first, while relay-phone can still say which device it is.
+        if let status = try? ControlOptions(socket: phoneSocket).send(ControlRequest(command: "status"), to: .phone),
+            case .string("rfcomm")? = status.values["transport"]
+        {
+            var address: BluetoothAddress?
+            if case .string(let text)? = status.values["deviceAddress"] { address = BluetoothAddress(text) }
+            var adapter: String?
+            if case .string(let name)? = status.values["adapter"] { adapter = name }
+            do {
+                if let removed = try await BluetoothBonding.removeBond(adapterName: adapter, address: address) {
+                    print("bluetooth: removed the bond with \(removed.name) (\(removed.address))")
+                } else {
+                    print("bluetooth: no bond to remove")
+                }
+            } catch {
+                failures.append("bluetooth: \(error)")
+            }
+        }
         for (agent, socket) in [(ControlAgent.phone, phoneSocket), (.wearable, wearableSocket)] {
             do {
                 _ = try ControlOptions(socket: socket).send(ControlRequest(command: "unpair"), to: agent)

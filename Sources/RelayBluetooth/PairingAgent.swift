@@ -1,0 +1,139 @@
+public import RelayDBus
+import Synchronization
+
+/// What BlueZ asks a person to confirm while bonding (agent-api.txt, capability `DisplayYesNo`).
+public struct PasskeyRequest: Sendable, Hashable {
+    /// The remote device's object path.
+    public var device: String
+    /// The six-digit passkey both devices show; `nil` for "just works" authorization.
+    public var passkey: UInt32?
+
+    /// The passkey as people read it: six digits, left-padded with zeros.
+    public var passkeyText: String? {
+        passkey.map { value in
+            let digits = String(value % 1_000_000)
+            return String(repeating: "0", count: 6 - digits.count) + digits
+        }
+    }
+}
+
+/// Relay's `org.bluez.Agent1` with the `DisplayYesNo` capability: numeric comparison, the
+/// passkey shown and a yes/no answer from a person. Every other input method is refused,
+/// because a device with a screen and a button never needs one.
+public final class PairingAgent: Sendable {
+    /// Decides a request: `true` confirms, `false` rejects (`org.bluez.Error.Rejected`).
+    public typealias Decider = @Sendable (PasskeyRequest) async -> Bool
+    /// Things worth a log line: passkeys displayed, requests cancelled, the agent released.
+    public typealias Observer = @Sendable (String) -> Void
+
+    /// Where the object is exported.
+    public let path: String
+    private let decide: Decider
+    private let observe: Observer
+    private let pending = Mutex<[Int: CheckedContinuation<Bool?, Never>]>([:])
+    private let nextKey = Atomic<Int>(0)
+
+    /// An agent at `path`.
+    public init(path: String, decide: @escaping Decider, observe: @escaping Observer = { _ in }) {
+        self.path = path
+        self.decide = decide
+        self.observe = observe
+    }
+
+    /// Exports the object on `connection`.
+    public func export(on connection: DBusConnection) throws {
+        try connection.export([interface], at: path)
+    }
+
+    /// The `org.bluez.Agent1` interface.
+    public var interface: DBusInterface {
+        DBusInterface(
+            BlueZ.agent,
+            methods: [
+                DBusMethod("Release") { [self] _ in
+                    observe("bluetooth: bluetoothd released the pairing agent")
+                    cancelAll()
+                    return []
+                },
+                DBusMethod("RequestPinCode", inputs: [DBusArgument("device", "o")], outputs: [DBusArgument("pincode", "s")]) { _ in
+                    throw Self.rejected("Relay pairs by numeric comparison only; no PIN code is used")
+                },
+                DBusMethod("DisplayPinCode", inputs: [DBusArgument("device", "o"), DBusArgument("pincode", "s")]) { _ in
+                    throw Self.rejected("Relay pairs by numeric comparison only; no PIN code is used")
+                },
+                DBusMethod("RequestPasskey", inputs: [DBusArgument("device", "o")], outputs: [DBusArgument("passkey", "u")]) { _ in
+                    throw Self.rejected("Relay pairs by numeric comparison only; no passkey is typed")
+                },
+                DBusMethod(
+                    "DisplayPasskey",
+                    inputs: [DBusArgument("device", "o"), DBusArgument("passkey", "u"), DBusArgument("entered", "q")]
+                ) { [self] call in
+                    let request = PasskeyRequest(
+                        device: try call.arguments.decode(0, as: DBusObjectPath.self).rawValue,
+                        passkey: try call.arguments.decode(1, as: UInt32.self))
+                    observe("bluetooth: passkey \(request.passkeyText ?? "") for \(request.device)")
+                    return []
+                },
+                DBusMethod("RequestConfirmation", inputs: [DBusArgument("device", "o"), DBusArgument("passkey", "u")]) { [self] call in
+                    let request = PasskeyRequest(
+                        device: try call.arguments.decode(0, as: DBusObjectPath.self).rawValue,
+                        passkey: try call.arguments.decode(1, as: UInt32.self))
+                    try await answer(request)
+                    return []
+                },
+                DBusMethod("RequestAuthorization", inputs: [DBusArgument("device", "o")]) { [self] call in
+                    let request = PasskeyRequest(
+                        device: try call.arguments.decode(0, as: DBusObjectPath.self).rawValue, passkey: nil)
+                    try await answer(request)
+                    return []
+                },
+                DBusMethod("AuthorizeService", inputs: [DBusArgument("device", "o"), DBusArgument("uuid", "s")]) { call in
+                    // Only Relay's own service is authorised: this agent exists for Relay's link.
+                    let uuid = try call.arguments.decode(1, as: String.self)
+                    guard uuid.lowercased() == RelayService.uuid else {
+                        throw Self.rejected("Relay's agent authorises only Relay's service, not \(uuid)")
+                    }
+                    return []
+                },
+                DBusMethod("Cancel") { [self] _ in
+                    observe("bluetooth: bluetoothd cancelled the pairing request")
+                    cancelAll()
+                    return []
+                },
+            ])
+    }
+
+    /// Asks the decider, unless BlueZ cancels first.
+    private func answer(_ request: PasskeyRequest) async throws {
+        let key = nextKey.add(1, ordering: .relaxed).newValue
+        let decide = decide
+        let decision: Bool? = await withCheckedContinuation { continuation in
+            pending.withLock { $0[key] = continuation }
+            Task { [self] in
+                let accepted = await decide(request)
+                resolve(key, accepted)
+            }
+        }
+        switch decision {
+        case true?: return
+        case false?: throw Self.rejected("the passkey was not confirmed")
+        case nil: throw DBusError(DBusError.Name(rawValue: BlueZ.ErrorName.canceled), "the request was cancelled")
+        }
+    }
+
+    private func resolve(_ key: Int, _ decision: Bool?) {
+        pending.withLock { $0.removeValue(forKey: key) }?.resume(returning: decision)
+    }
+
+    private func cancelAll() {
+        let waiting = pending.withLock { pending in
+            defer { pending.removeAll() }
+            return Array(pending.values)
+        }
+        for continuation in waiting { continuation.resume(returning: nil) }
+    }
+
+    private static func rejected(_ message: String) -> DBusError {
+        DBusError(DBusError.Name(rawValue: BlueZ.ErrorName.rejected), message)
+    }
+}

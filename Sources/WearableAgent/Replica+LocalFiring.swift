@@ -1,0 +1,119 @@
+public import Foundation
+import RelayCore
+import RelayStore
+import RelayWire
+
+/// The wearable fires the phone's scheduled requests by itself while the devices are apart, and
+/// hands each occurrence back to the phone's notification for it on reconnect (Docs/PHONE.md,
+/// "Out of range").
+///
+/// The rule, by the wearable's clock: an occurrence is the wearable's to fire when it falls after
+/// the *floor* (the last moment the link was up) and after the latest occurrence of that request
+/// already handled, and is due. Occurrences are identified by request and fire date, so a clock
+/// stepped back never fires one twice (it is at or before what was handled), and a clock stepped
+/// forward records every occurrence it passed but shows and alerts only the latest, as a repeating
+/// request's occurrences replace each other. Calendar triggers are read in the request's time
+/// zone, so a change of the wearable's own zone moves no occurrence.
+extension Replica {
+    /// At most this many occurrences of one request are recorded at once (after a long sleep).
+    static let occurrencesPerStep = 10_000
+
+    /// The link went up or down at `now`: occurrences up to then are the phone's.
+    public mutating func linkChanged(at now: Date) -> [ReplicaEffect] {
+        let seconds = WireTime.seconds(now)
+        guard seconds > contents.firing.floor else { return [] }
+        contents.firing.floor = seconds
+        return [.firingFloor(seconds)]
+    }
+
+    /// The earliest occurrence the wearable would fire by itself, if the link stays down; it may
+    /// be at or before `now` (due at once). `nil` when no request will fire again.
+    public func nextLocalFireDate() -> Date? {
+        contents.schedules.compactMap { key, schedule in
+            LocalSchedule.plan(of: schedule)?.nextFireDate(after: handledUntil(key))
+        }.min()
+    }
+
+    /// Fires every occurrence due at `now` (the caller checked that the link is down): each is
+    /// recorded and reported to the phone; the latest of each request is shown, under the
+    /// wearable's own key for that request, and alerts.
+    public mutating func fireDue(at now: Date) -> [ReplicaEffect] {
+        var effects: [ReplicaEffect] = []
+        for key in contents.schedules.keys.sorted() {
+            guard let schedule = contents.schedules[key], let plan = LocalSchedule.plan(of: schedule) else { continue }
+            var dates: [Int64] = []
+            var cursor = handledUntil(key)
+            while dates.count < Self.occurrencesPerStep, let next = plan.nextFireDate(after: cursor), next <= now {
+                dates.append(WireTime.seconds(next))
+                cursor = next
+            }
+            guard let latest = dates.last else { continue }
+            let alerts = !contents.settings.silent && schedule.content.interruptionLevel != .passive
+            for date in dates {
+                var fired = Relay_V1_FiredLocally()
+                fired.scheduleKey = key
+                fired.fireDate = date
+                fired.alerted = alerts && date == latest
+                effects += [.firedHere(scheduleKey: key, fireDate: date, alerted: fired.alerted), .report(.firedLocally(fired))]
+            }
+            contents.firing.handledThrough[key] = latest
+            contents.firing.unreconciled[key] = latest
+            var occurrence = Relay_V1_Occurrence()
+            occurrence.scheduleKey = key
+            occurrence.fireDate = latest
+            let local = WireKey.localOccurrence(scheduleKey: key)
+            let record = ReplicaRecord(
+                key: local, revision: 0, appKey: schedule.appKey, content: schedule.content, deliveredAt: latest,
+                alerted: alerts, occurrence: occurrence)
+            contents.notifications[local] = record
+            contents.tombstones.removeValue(forKey: local)
+            effects += [.handled(scheduleKey: key, through: latest), .stored(record, alert: alerts)]
+        }
+        return effects
+    }
+
+    /// How many occurrences fired here wait for the phone's notification to replace them.
+    public var unreconciledRequests: Int { contents.firing.unreconciled.count }
+
+    /// The phone's notification for occurrence `occurrence` arrived: it replaces the wearable's
+    /// own copy (if that shows the same or an earlier occurrence). Returns whether the wearable
+    /// fired this occurrence, or a later one, itself — then the phone's copy does not alert.
+    mutating func reconcile(_ occurrence: Relay_V1_Occurrence) -> (effects: [ReplicaEffect], firedHere: Bool) {
+        let key = occurrence.scheduleKey
+        var effects: [ReplicaEffect] = []
+        let local = WireKey.localOccurrence(scheduleKey: key)
+        if let record = contents.notifications[local], (record.occurrence?.fireDate ?? .min) <= occurrence.fireDate {
+            contents.notifications.removeValue(forKey: local)
+            effects.append(.removed(key: local, revision: 0))
+        }
+        let firedHere = (contents.firing.unreconciled[key] ?? .min) >= occurrence.fireDate
+        if let latest = contents.firing.unreconciled[key] {
+            if latest <= occurrence.fireDate { contents.firing.unreconciled.removeValue(forKey: key) }
+            effects.append(.reconciled(scheduleKey: key, through: occurrence.fireDate))
+        }
+        if occurrence.fireDate > contents.firing.handledThrough[key] ?? .min {
+            contents.firing.handledThrough[key] = occurrence.fireDate
+            effects.append(.handled(scheduleKey: key, through: occurrence.fireDate))
+        }
+        return (effects, firedHere)
+    }
+
+    /// The phone withdrew the wearable's own copy of an occurrence (the app removed the request
+    /// while the devices were apart).
+    mutating func withdrawLocal(scheduleKey key: UInt64) -> [ReplicaEffect] {
+        var effects: [ReplicaEffect] = []
+        let local = WireKey.localOccurrence(scheduleKey: key)
+        if contents.notifications.removeValue(forKey: local) != nil {
+            effects.append(.removed(key: local, revision: 0))
+        }
+        if contents.firing.unreconciled.removeValue(forKey: key) != nil {
+            effects.append(.reconciled(scheduleKey: key, through: .max))
+        }
+        return effects
+    }
+
+    /// Occurrences of request `key` at or before this are handled.
+    private func handledUntil(_ key: UInt64) -> Date {
+        WireTime.date(max(contents.firing.floor, contents.firing.handledThrough[key] ?? .min))
+    }
+}

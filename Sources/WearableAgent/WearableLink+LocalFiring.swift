@@ -1,0 +1,107 @@
+import Foundation
+public import RelayStore
+import RelayWire
+import Synchronization
+
+extension WearableLink {
+    /// Fires the phone's scheduled requests while the link is down, until the task is cancelled
+    /// (Replica+LocalFiring has the rule). Sleeps until the next occurrence; a link going up or
+    /// down, or a change of the schedule, wakes it to plan again.
+    public func runLocalFiring() async {
+        var wakeups = firingWakeups.stream.makeAsyncIterator()
+        while !Task.isCancelled {
+            let next = fireDueLocally()
+            let woken = Mutex(false)
+            let clock = configuration.clock
+            let wake = firingWakeups.continuation
+            var timer: Task<Void, Never>?
+            if let next {
+                timer = Task {
+                    await clock.sleep(until: next)
+                    if !Task.isCancelled, !woken.withLock({ $0 }) { wake.yield() }
+                }
+            }
+            guard await wakeups.next() != nil else { return }
+            woken.withLock { $0 = true }
+            timer?.cancel()
+        }
+    }
+
+    /// Fires what is due if the link is down; returns when to look again (`nil`: not until woken).
+    @discardableResult
+    func fireDueLocally() -> Date? {
+        let now = configuration.clock.now()
+        do {
+            return try state.withLock { state -> Date? in
+                // Connected (or pairing), the phone fires; unpaired, there is nothing to fire.
+                guard state.current == nil, state.partnerKey != nil else { return nil }
+                var replica = state.replica
+                let effects = replica.fireDue(at: now)
+                if !effects.isEmpty {
+                    _ = try commit(effects, to: replica, claiming: [], at: now, in: &state)
+                    for case .firedHere(let key, let fireDate, let alerted) in effects {
+                        logger.info(
+                            "fired while apart",
+                            metadata: ["schedule": "\(key)", "fireDate": "\(fireDate)", "alerted": "\(alerted)"])
+                    }
+                }
+                return state.replica.nextLocalFireDate()
+            }
+        } catch {
+            logger.error("could not store an occurrence fired while apart: \(error); trying again in a minute")
+            return now.addingTimeInterval(60)
+        }
+    }
+
+    /// The link went up or down: occurrences until now are the phone's. Stored, and the firing
+    /// loop plans again.
+    func linkChanged() {
+        let now = configuration.clock.now()
+        do {
+            try state.withLock { state in
+                var replica = state.replica
+                let effects = replica.linkChanged(at: now)
+                guard !effects.isEmpty else { return }
+                _ = try commit(effects, to: replica, claiming: [], at: now, in: &state)
+            }
+        } catch {
+            logger.error("could not store when the link changed: \(error)")
+        }
+        firingWakeups.continuation.yield()
+    }
+
+    /// Whether the wearable is apart from the phone (no session up): it fires the schedule itself.
+    public var isStandalone: Bool { state.withLock { $0.current == nil } }
+
+    /// How many of the phone's requests have occurrences the wearable fired by itself that the
+    /// phone has not yet matched.
+    public var offlineOccurrences: Int {
+        (try? database.read { db in
+            try OccurrenceTable.load(db).filter { $0.onWearable && !$0.reconciled }.count
+        }) ?? 0
+    }
+
+    /// The wearable's record of occurrences, oldest first.
+    public func occurrences() throws -> [OccurrenceTable.Row] {
+        try database.read(OccurrenceTable.load)
+    }
+
+    /// How many of the user's responses wait in the outbox for the phone.
+    public var queuedResponses: Int {
+        let logs = try? database.read { db in try LinkLogTables.load(db) }
+        return logs?.outbound.pending.filter { entry in
+            if case .event(let event) = entry.body, case .response = event.kind { return true }
+            return false
+        }.count ?? 0
+    }
+}
+
+extension ReplicaEffect {
+    /// Whether the effect changes what the wearable would fire by itself.
+    var changesSchedule: Bool {
+        switch self {
+        case .scheduleChanged, .scheduleRemoved, .handled: true
+        default: false
+        }
+    }
+}
