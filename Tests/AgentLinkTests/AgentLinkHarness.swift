@@ -24,7 +24,10 @@ final class AgentLinkHarness: Sendable {
     let outage = OutageSwitch()
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    init(name: String = #function, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0) throws {
+    init(
+        name: String = #function, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
+        clock: any WearableClock = SystemClock()
+    ) throws {
         folder = NSTemporaryDirectory() + "relay-agentlink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var logger = Logger(label: "test")
@@ -36,7 +39,8 @@ final class AgentLinkHarness: Sendable {
         wearable = try WearableLink(
             directory: StateDirectory(path: folder + "/wearable"),
             configuration: WearableLink.Configuration(
-                deviceName: "Test Wearable", capabilities: capabilities, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow),
+                deviceName: "Test Wearable", capabilities: capabilities, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow,
+                clock: clock),
             logger: logger, present: { screen.append($0) })
         phone = try PhoneLink(
             directory: StateDirectory(path: folder + "/phone"),
@@ -63,7 +67,8 @@ final class AgentLinkHarness: Sendable {
         await simulating.wait()
         let phone = phone
         let running = Task { await phone.run() }
-        tasks.withLock { $0 += [serving, simulation, running] }
+        let firing = Task { await wearable.runLocalFiring() }
+        tasks.withLock { $0 += [serving, simulation, running, firing] }
     }
 
     /// Pairs the two, confirming the code on both sides; returns the codes each side showed.
@@ -114,6 +119,11 @@ final class RecordingOwner: PhoneLinkOwner {
             case .alerted(let alerted):
                 try coordinator.record([], locked: true, applying: seq).waitBlocking()
                 self.alerted.append([alerted])
+            case .firedLocally(let fired):
+                // Recorded as the phone's centre does; this owner's phone fired every occurrence itself.
+                let change = MirrorCoordinator.CentreChange.firedOnWearable(
+                    scheduleKey: fired.scheduleKey, fireDate: fired.fireDate, alerted: fired.alerted, withdraw: false)
+                try coordinator.record([change], locked: true, applying: seq).waitBlocking()
             default:
                 try coordinator.record([], locked: true, applying: seq).waitBlocking()
             }
@@ -133,6 +143,17 @@ final class RecordingOwner: PhoneLinkOwner {
     func unschedule(appName: String, identifier: String) throws {
         try lock.withLock { _ in
             try coordinator.record([.unscheduled(appName: appName, identifier: identifier)], locked: true).waitBlocking()
+        }
+    }
+
+    /// Delivers an occurrence of a scheduled request as the centre's scheduler would: the
+    /// request's one notification (`id`), updated in place from the second occurrence on.
+    func fire(_ id: UInt32, identifier: String, title: String, fireDate: Date, first: Bool) throws {
+        let item = MirrorItem(
+            centreID: id, appName: "Mail", content: NotificationContent(title: title), category: nil, deliveredAt: fireDate,
+            occurrence: OccurrenceOrigin(identifier: identifier, occurrence: ScheduledOccurrence(fireDate: fireDate)))
+        try lock.withLock { _ in
+            try coordinator.record([.posted(item, replaced: !first, record: Data(title.utf8))], locked: true).waitBlocking()
         }
     }
 

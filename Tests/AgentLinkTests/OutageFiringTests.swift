@@ -1,0 +1,81 @@
+import Foundation
+import PhoneAgent
+import RelayCore
+import RelayStore
+import RelayTestSupport
+import RelayWire
+import Testing
+import WearableAgent
+import WearableUI
+
+/// Both links in one process, the link simulator's outage between them and the wearable's clock
+/// moved by the test (Docs/PHONE.md, "Out of range").
+@Suite("Firing the phone's schedule while apart")
+struct OutageFiringTests {
+    static let start = Date(timeIntervalSince1970: 1_900_000_020)
+
+    static func alertingTitles(_ events: [UIEvent]) -> [String] {
+        events.compactMap { if case .upsert(let notification, true) = $0 { notification.content.title } else { nil } }
+    }
+
+    @Test("a one-minute trigger across a ten-minute outage: every occurrence once in the two records, each alerted on the wrist while apart, none again after")
+    func tenMinuteOutage() async throws {
+        let clock = ManualClock(Self.start)
+        let harness = try AgentLinkHarness(clock: clock)
+        defer { harness.stop() }
+        await harness.start()
+        _ = try await harness.pair()
+        #expect(await harness.waitUntilConnected())
+        try harness.owner.schedule(
+            ScheduleItem(
+                appName: "Mail", identifier: "stretch", content: NotificationContent(title: "Stretch"), category: nil,
+                trigger: .timeInterval(seconds: 60, repeats: true), scheduledAt: Self.start, timeZone: "UTC"))
+        try harness.owner.post(1, title: "Barrier")
+        #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "Barrier" } else { false } } })
+        #expect(harness.wearable.scheduleCount == 1)
+
+        // Out of range: ten minutes pass. The phone fires each occurrence itself (into its log,
+        // which waits); the wearable fires its copy by its own clock.
+        harness.outage.begin()
+        #expect(await harness.screen.wait { PairAndMirrorTests.linkStates($0).last == .outOfRange })
+        let fireDates = (1...10).map { Self.start.addingTimeInterval(60 * Double($0)) }
+        for (index, date) in fireDates.enumerated() {
+            try harness.owner.fire(100, identifier: "stretch", title: "Stretch", fireDate: date, first: index == 0)
+            clock.set(date.addingTimeInterval(1))
+            #expect(await harness.screen.wait { Self.alertingTitles($0).filter { $0 == "Stretch" }.count == index + 1 })
+        }
+        #expect(harness.wearable.offlineOccurrences == 10)
+        let alertsApart = Self.alertingTitles(harness.screen.elements).count
+
+        // Back in range: the phone's ten occurrences replace the wearable's copy, without alerting.
+        let shownBefore = harness.screen.elements.count
+        harness.outage.end()
+        #expect(await harness.screen.wait { PairAndMirrorTests.linkStates(Array($0.dropFirst(shownBefore))).last == .connected })
+        try harness.owner.post(2, title: "Barrier 2")
+        #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "Barrier 2" } else { false } } })
+        let after = Array(harness.screen.elements.dropFirst(shownBefore))
+        #expect(Self.alertingTitles(after).filter { $0 == "Stretch" }.isEmpty, "no occurrence alerts twice")
+        #expect(Self.alertingTitles(harness.screen.elements).count == alertsApart + 1, "only Barrier 2 alerted since")
+        #expect(harness.wearable.offlineOccurrences == 0)
+
+        // The records: each occurrence once on each device, by identity, and the same ones.
+        let wearable = try harness.wearable.occurrences()
+        let seconds = fireDates.map(WireTime.seconds)
+        #expect(wearable.map(\.fireDate) == seconds)
+        #expect(wearable.allSatisfy { $0.onWearable && $0.alertedOnWearable && $0.reconciled })
+        let phone = try await waitForPhoneRecord(harness, count: 10)
+        #expect(phone.map(\.fireDate) == seconds)
+        #expect(phone.allSatisfy { $0.onPhone && $0.onWearable && $0.schedule == "Mail\u{1F}stretch" })
+    }
+
+    /// The phone records the wearable's reports as they arrive after the reconnect.
+    private func waitForPhoneRecord(_ harness: AgentLinkHarness, count: Int) async throws -> [OccurrenceTable.Row] {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let rows = try harness.coordinator.occurrences()
+            if rows.filter(\.onWearable).count >= count { return rows }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try harness.coordinator.occurrences()
+    }
+}
