@@ -45,8 +45,11 @@ import Testing
             environment: environment)
         let noteID = try await runCommand("/usr/bin/notify-send", ["-p", "Note", "Buy milk"], environment: environment)
             .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let offerID = try await runCommand("/usr/bin/notify-send", ["-p", "Offer", "20% off"], environment: environment)
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
         let meetingID = try await rig.waitUntilShown("Meeting")
         _ = try await rig.waitUntilShown("Note")
+        let offerOnWrist = try await rig.waitUntilShown("Offer")
         try await rig.ctl(["schedule", "--bus", bus.address, "--app-id", "org.example.Team", "--in", "6", "--title", "Stand-up"])
         try await rig.until("the wearable holds the schedule") { try await rig.wearableStatus()["schedules"] as? Int == 1 }
 
@@ -58,9 +61,11 @@ import Testing
         }
         let local = try await rig.wearableNotifications().filter { $0.title == "Stand-up" }
         #expect(local.count == 1)
-        // The user accepts the meeting on the wrist; the note is dismissed on the phone.
+        // The user accepts the meeting and dismisses the offer on the wrist; the note is
+        // dismissed on the phone.
         try await rig.ctl(["respond", String(meetingID), "accept"] + wearable)
-        #expect(try await rig.wearableStatus()["queuedResponses"] as? Int == 1)
+        try await rig.ctl(["respond", String(offerOnWrist), "dismiss"] + wearable)
+        #expect(try await rig.wearableStatus()["queuedResponses"] as? Int == 2)
         guard let note = UInt32(noteID) else { throw SoakFailure("notify-send -p printed \(noteID)") }
         try await rig.ctl(["dismiss", String(note)] + phone)
         _ = try await runCommand("/usr/bin/notify-send", ["During", "posted while apart"], environment: environment)
@@ -71,7 +76,7 @@ import Testing
         let restarted = try await rig.wearableStatus()
         #expect(restarted["schedules"] as? Int == 1)
         #expect(restarted["offlineOccurrences"] as? Int == 1)
-        #expect(restarted["queuedResponses"] as? Int == 1)
+        #expect(restarted["queuedResponses"] as? Int == 2)
         #expect(restarted["mode"] as? String == "standalone")
 
         // Back in range: everything reconciles.
@@ -96,6 +101,8 @@ import Testing
         #expect(shown.first { $0.title == "During" }?.alerts == 0, "what waited while apart arrives without alerting")
         let delivered = try await rig.phoneDelivered()
         #expect(delivered.filter { $0.contains("Stand-up") }.count == 1, "\(delivered)")
+        #expect(!delivered.contains { $0.hasPrefix(offerID + " ") }, "the dismissal made apart reached the phone: \(delivered)")
+        #expect(shown.filter { $0.title == "Offer" }.isEmpty)
         // One alert for the stand-up across the wearable's lives: the one it fired itself.
         let alerts = rig.alertsByIdentifier()
         let standUpIDs = shown.filter { $0.title == "Stand-up" }.map { String($0.id) } + local.map { String($0.id) }
