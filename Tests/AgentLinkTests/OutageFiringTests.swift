@@ -68,6 +68,43 @@ struct OutageFiringTests {
         #expect(phone.allSatisfy { $0.onPhone && $0.onWearable && $0.schedule == "Mail\u{1F}stretch" })
     }
 
+    @Test("a daily 02:30 trigger in Berlin across the spring-forward night, during an outage: fired on the wrist when the phone's schedule says, once")
+    func daylightSavingDuringAnOutage() async throws {
+        let scheduledAt = try Date("2026-03-27T12:00:00Z", strategy: .iso8601)
+        let clock = ManualClock(scheduledAt)
+        let harness = try AgentLinkHarness(clock: clock)
+        defer { harness.stop() }
+        await harness.start()
+        _ = try await harness.pair()
+        #expect(await harness.waitUntilConnected())
+        let trigger = NotificationTrigger.calendar(CalendarComponents(hour: 2, minute: 30), repeats: true)
+        try harness.owner.schedule(
+            ScheduleItem(
+                appName: "Mail", identifier: "pills", content: NotificationContent(title: "Pills"), category: nil,
+                trigger: trigger, scheduledAt: scheduledAt, timeZone: "Europe/Berlin"))
+        try harness.owner.post(1, title: "Barrier")
+        #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "Barrier" } else { false } } })
+
+        harness.outage.begin()
+        #expect(await harness.screen.wait { PairAndMirrorTests.linkStates($0).last == .outOfRange })
+        // Three nights pass on the wearable's clock, in ten-minute steps (the 29th has no 02:30).
+        let phone = try TriggerSchedule(
+            trigger: trigger, scheduledAt: scheduledAt, timeZone: #require(TimeZone(identifier: "Europe/Berlin")))
+        let end = scheduledAt.addingTimeInterval(3 * 86_400)
+        let expected = phone.fireDates(after: scheduledAt, limit: 10).filter { $0 <= end }
+        var step = scheduledAt
+        while step < end {
+            step = step.addingTimeInterval(600)
+            let due = expected.filter { $0 <= step }.count
+            clock.set(step)
+            #expect(await harness.screen.wait { Self.alertingTitles($0).filter { $0 == "Pills" }.count == due })
+        }
+        let fired = try harness.wearable.occurrences().map(\.fireDate)
+        #expect(fired == expected.map(WireTime.seconds))
+        #expect(expected.count == 3)
+        #expect(Set(fired).count == fired.count)
+    }
+
     /// The phone records the wearable's reports as they arrive after the reconnect.
     private func waitForPhoneRecord(_ harness: AgentLinkHarness, count: Int) async throws -> [OccurrenceTable.Row] {
         let deadline = ContinuousClock.now + .seconds(10)
