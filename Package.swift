@@ -206,6 +206,9 @@ let package = Package(
         .executableTarget(
             name: "FuzzPushPayload", dependencies: ["RelayFuzzing", "RelayCore"], path: "Fuzz/FuzzPushPayload",
             swiftSettings: strictSwift),
+        .executableTarget(
+            name: "FuzzReplica", dependencies: ["RelayFuzzing", "RelayWire", "WearableAgent"], path: "Fuzz/FuzzReplica",
+            swiftSettings: strictSwift),
 
         // MARK: Tests.
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayExamples"], swiftSettings: strictSwift),
@@ -217,7 +220,7 @@ let package = Package(
             dependencies: [
                 "relayctl", "relay-phone", "relay-wearable",
                 "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig", "FuzzNotifyCall",
-                "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore",
+                "FuzzReplica", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore",
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "PhoneAgentTests", dependencies: ["PhoneAgent"], swiftSettings: strictSwift),
