@@ -29,6 +29,15 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, CustomStringConv
         }.joined(separator: ":")
     }
 
+    /// The address in a BlueZ device's object path (`/org/bluez/hci0/dev_01_23_45_67_89_AB`);
+    /// `nil` when the path's last element is not of that form.
+    public init?(devicePath: String) {
+        guard let last = devicePath.split(separator: "/").last, last.hasPrefix("dev_") else { return nil }
+        let pairs = last.dropFirst(4).split(separator: "_", omittingEmptySubsequences: false)
+        guard pairs.count == 6 else { return nil }
+        self.init(pairs.joined(separator: ":"))
+    }
+
     /// The last element of BlueZ's object path for this device: `dev_01_23_45_67_89_AB`.
     public var objectPathElement: String {
         "dev_" + description.split(separator: ":").joined(separator: "_")

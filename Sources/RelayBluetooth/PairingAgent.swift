@@ -21,7 +21,9 @@ public struct PasskeyRequest: Sendable, Hashable {
 /// passkey shown and a yes/no answer from a person. Every other input method is refused,
 /// because a device with a screen and a button never needs one.
 public final class PairingAgent: Sendable {
-    /// Decides a request: `true` confirms, `false` rejects (`org.bluez.Error.Rejected`).
+    /// Decides a request: `true` confirms, `false` rejects (`org.bluez.Error.Rejected`). The
+    /// decider's task is cancelled when BlueZ cancels the request (`Cancel`, `Release`), so a
+    /// decider waiting for a person can take its question down.
     public typealias Decider = @Sendable (PasskeyRequest) async -> Bool
     /// Things worth a log line: passkeys displayed, requests cancelled, the agent released.
     public typealias Observer = @Sendable (String) -> Void
@@ -30,7 +32,7 @@ public final class PairingAgent: Sendable {
     public let path: String
     private let decide: Decider
     private let observe: Observer
-    private let pending = Mutex<[Int: CheckedContinuation<Bool?, Never>]>([:])
+    private let pending = Mutex(Pending())
     private let nextKey = Atomic<Int>(0)
 
     /// An agent at `path`.
@@ -78,13 +80,15 @@ public final class PairingAgent: Sendable {
                     let request = PasskeyRequest(
                         device: try call.arguments.decode(0, as: DBusObjectPath.self).rawValue,
                         passkey: try call.arguments.decode(1, as: UInt32.self))
-                    try await answer(request)
+                    let arrivedAfter = cancellations
+                    try await answer(request, arrivedAfter: arrivedAfter)
                     return []
                 },
                 DBusMethod("RequestAuthorization", inputs: [DBusArgument("device", "o")]) { [self] call in
                     let request = PasskeyRequest(
                         device: try call.arguments.decode(0, as: DBusObjectPath.self).rawValue, passkey: nil)
-                    try await answer(request)
+                    let arrivedAfter = cancellations
+                    try await answer(request, arrivedAfter: arrivedAfter)
                     return []
                 },
                 DBusMethod("AuthorizeService", inputs: [DBusArgument("device", "o"), DBusArgument("uuid", "s")]) { call in
@@ -103,16 +107,48 @@ public final class PairingAgent: Sendable {
             ])
     }
 
-    /// Asks the decider, unless BlueZ cancels first.
-    private func answer(_ request: PasskeyRequest) async throws {
+    /// A request waiting for its decider: the D-Bus call's answer, and the task that decides.
+    private struct Waiting {
+        var continuation: CheckedContinuation<Bool?, Never>
+        var decider: Task<Void, Never>?
+    }
+
+    /// The requests waiting, and how many times BlueZ has cancelled.
+    private struct Pending {
+        var waiting: [Int: Waiting] = [:]
+        var cancellations = 0
+    }
+
+    /// How many times BlueZ has cancelled so far; read when a request arrives (method handlers
+    /// start in arrival order), so a `Cancel` handled before the request reaches ``answer(_:arrivedAfter:)``
+    /// still cancels it.
+    private var cancellations: Int { pending.withLock { $0.cancellations } }
+
+    /// Asks the decider, unless BlueZ cancels first (also between the request's arrival, after
+    /// `cancellations` cancellations, and this call).
+    private func answer(_ request: PasskeyRequest, arrivedAfter cancellations: Int) async throws {
         let key = nextKey.add(1, ordering: .relaxed).newValue
         let decide = decide
         let decision: Bool? = await withCheckedContinuation { continuation in
-            pending.withLock { $0[key] = continuation }
-            Task { [self] in
+            let cancelledAlready = pending.withLock { pending in
+                guard pending.cancellations == cancellations else { return true }
+                pending.waiting[key] = Waiting(continuation: continuation)
+                return false
+            }
+            guard !cancelledAlready else {
+                continuation.resume(returning: nil)
+                return
+            }
+            let decider = Task { [self] in
                 let accepted = await decide(request)
                 resolve(key, accepted)
             }
+            let cancelledMeanwhile = pending.withLock { pending in
+                guard pending.waiting[key] != nil else { return true }
+                pending.waiting[key]?.decider = decider
+                return false
+            }
+            if cancelledMeanwhile { decider.cancel() }
         }
         switch decision {
         case true?: return
@@ -122,15 +158,21 @@ public final class PairingAgent: Sendable {
     }
 
     private func resolve(_ key: Int, _ decision: Bool?) {
-        pending.withLock { $0.removeValue(forKey: key) }?.resume(returning: decision)
+        pending.withLock { $0.waiting.removeValue(forKey: key) }?.continuation.resume(returning: decision)
     }
 
     private func cancelAll() {
         let waiting = pending.withLock { pending in
-            defer { pending.removeAll() }
-            return Array(pending.values)
+            defer {
+                pending.waiting.removeAll()
+                pending.cancellations += 1
+            }
+            return Array(pending.waiting.values)
         }
-        for continuation in waiting { continuation.resume(returning: nil) }
+        for request in waiting {
+            request.continuation.resume(returning: nil)
+            request.decider?.cancel()
+        }
     }
 
     private static func rejected(_ message: String) -> DBusError {

@@ -30,19 +30,3 @@ public struct AgentOptions: ParsableArguments {
         return schemes.contains(where: value.hasPrefix) ? value : "unix:" + value
     }
 }
-
-/// Raised by an agent asked for the Bluetooth transport, which this build does not contain yet.
-public struct AgentUnavailable: Error, CustomStringConvertible {
-    /// The executable's name.
-    public let name: String
-
-    /// Creates the error for an executable.
-    public init(name: String) { self.name = name }
-
-    /// What happened and what works instead.
-    public var description: String {
-        "\(name): the Bluetooth (rfcomm) transport is not in this build yet; "
-            + "run both agents on one machine with --transport loopback (or transport = \"loopback\" in the "
-            + "configuration file; README.md, \"Status\")"
-    }
-}

@@ -158,6 +158,15 @@ final class PhoneBluetooth: WearableConnector {
         return try await Transport.adopt(descriptor: descriptor, peer: "rfcomm:\(device.address) (\(device.name))")
     }
 
+    /// Where the link goes, for the ready line and `peerEndpoint` in status: the configured
+    /// wearable, else the one bonded device offering Relay's service, and the raw RFCOMM
+    /// fallback when `peer` names one.
+    var target: String {
+        var text = address.map { "Bluetooth device \($0)" } ?? "the bonded Bluetooth wearable offering Relay's service (\(RelayService.uuid))"
+        if let fallback { text += ", else \(fallback)" }
+        return text
+    }
+
     var statusValues: [String: ConnectorStatusValue] {
         state.withLock { state in
             var values: [String: ConnectorStatusValue] = [:]

@@ -43,7 +43,8 @@ extension PhoneControl {
         let status = link.status
         var values: [String: ControlValue] = [
             "link": .string(status.state), "transport": .string(link.connector?.transportName ?? "loopback"),
-            "peerEndpoint": .string(status.endpoint),
+            // With Bluetooth, the wearable BlueZ connects to, not the unused loopback default.
+            "peerEndpoint": .string((link.connector as? PhoneBluetooth)?.target ?? status.endpoint),
             "fingerprint": .string(status.ownFingerprint), "unacknowledged": .int(status.unacknowledged),
             "mirrored": .int(server.mirror?.mirroredCount ?? 0), "connectionAttempts": .int(status.attempts),
             "pending": .int(server.state.withLock { $0.centre.apps.pending.count }),

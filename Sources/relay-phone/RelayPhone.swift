@@ -19,12 +19,15 @@ struct RelayPhone: AsyncParsableCommand {
             them in its notification centre and mirrors them over Bluetooth RFCOMM, or a local \
             socket in loopback mode, to relay-wearable while the phone is locked.
 
-            This build runs with --transport loopback: it owns org.freedesktop.Notifications \
-            on the bus, or monitors the server that owns it, keeps what it is sent, and lets \
-            `relayctl delivered`, `invoke`, `reply` and `dismiss` act on it as the wearable \
-            will (Docs/PHONE.md). It prints "ready: …" on standard output once it serves both \
-            the bus and its control socket, ending with its mode (server or monitor), and stops \
-            on SIGINT or SIGTERM, removing its socket.
+            It owns org.freedesktop.Notifications on the bus, or monitors the server that owns \
+            it, keeps what it is sent, and lets `relayctl delivered`, `invoke`, `reply` and \
+            `dismiss` act on it as the wearable does (Docs/PHONE.md). With --transport rfcomm \
+            (the default) it connects to the bonded wearable through BlueZ (pair with `relayctl \
+            pair`; Docs/BLUETOOTH.md); with --transport loopback, to relay-wearable's link \
+            socket on the same machine. It prints "ready: …" on standard output once it serves \
+            both the bus and its control socket, naming the wearable it connects to and ending \
+            with its mode (server or monitor), and stops on SIGINT or SIGTERM, removing its \
+            socket.
             """,
         version: "relay-phone \(RelayVersion.string)")
 
@@ -92,7 +95,7 @@ struct RelayPhone: AsyncParsableCommand {
         let lockWatcher = LockWatcher(system: systemBus, session: connection) { log("relay-phone: " + $0) }
         let following = lock.follow(lockWatcher)
 
-        let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
+        let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
         // A lost bus stops the agent as a signal would, through the same clean path.
         let watcher = Task {

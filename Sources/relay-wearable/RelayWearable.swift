@@ -15,12 +15,15 @@ struct RelayWearable: ParsableCommand {
             replies and dismissals back, and fires the phone's scheduled notifications itself \
             while the phone is out of range.
 
-            This build runs the screen side only, with --transport loopback: the watch face \
-            (showing "out of range" until the link exists), keys from evdev and from \
-            `relayctl press`, screenshots with `relayctl screenshot` and `relayctl status`, all \
-            through the control socket (Docs/CONTROL.md). It prints "ready: …" on standard \
-            output once the socket accepts requests, and stops on SIGINT or SIGTERM, removing \
-            its socket.
+            With --transport rfcomm (the default) it registers Relay's Bluetooth profile with \
+            bluetoothd on its RFCOMM channel and serves the connections BlueZ hands over; a \
+            bonding request shows BlueZ's passkey on the pairing screen (Select confirms, Back \
+            rejects), then Relay's own code (Docs/BLUETOOTH.md). With --transport loopback the \
+            phone connects to its link socket on the same machine instead. Keys come from evdev \
+            and from `relayctl press`; `relayctl screenshot` and `relayctl status` work through \
+            the control socket (Docs/CONTROL.md). It prints "ready: …" on standard output once \
+            the socket accepts requests, naming what it listens on, and stops on SIGINT or \
+            SIGTERM, removing its sockets.
 
             Settings come from wearable.toml (--config; Docs/CONFIGURATION.md); flags override \
             the file.
@@ -44,9 +47,8 @@ struct RelayWearable: ParsableCommand {
             } else {
                 nil
             }
-        let runtime = try WearableRuntime(configuration: configuration)
-        bluetooth?.serve(runtime.link)
         defer { bluetooth?.stop() }
+        let runtime = try WearableRuntime(configuration: configuration, bluetooth: bluetooth)
         try runtime.run()
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RelayBluetooth
+import RelayControl
 import RelayDBus
 import RelayTransport
 import Synchronization
@@ -8,19 +9,28 @@ import WearableAgent
 
 /// relay-wearable's Bluetooth side: Relay's server-role `Profile1` registered with BlueZ on
 /// its RFCOMM channel (again whenever bluetoothd restarts), each `NewConnection` socket served
-/// by `WearableLink.run`, and a `DisplayYesNo` agent for bonding.
+/// by `WearableLink.run`, and a `DisplayYesNo` agent for bonding whose passkey is shown on the
+/// pairing screen (``BondingPrompt``).
 final class WearableBluetooth: Sendable {
     static let profilePath = "/org/relay/wearable/profile"
     static let agentPath = "/org/relay/wearable/agent"
+    /// How long start-up waits for bluetoothd to answer the profile's registration before the
+    /// ready line (which then says it is not registered yet).
+    static let registrationWait: Duration = .seconds(10)
 
     private let client: BlueZClient
-    private let channel: UInt16
+    /// The adapter found at start-up.
+    let adapter: BlueZAdapter
+    /// Relay's RFCOMM channel, on which BlueZ listens for the profile.
+    let channel: UInt16
     private let log: @Sendable (String) -> Void
     private let connections = Mutex<[String: [ProfileConnection]]>([:])
+    private let registrar = Mutex<ProfileRegistrar?>(nil)
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    private init(client: BlueZClient, channel: UInt16, log: @escaping @Sendable (String) -> Void) {
+    private init(client: BlueZClient, adapter: BlueZAdapter, channel: UInt16, log: @escaping @Sendable (String) -> Void) {
         self.client = client
+        self.adapter = adapter
         self.channel = channel
         self.log = log
     }
@@ -39,16 +49,18 @@ final class WearableBluetooth: Sendable {
             do {
                 let (found, _) = try await BluetoothProblem.adapter(named: adapter, client: client)
                 if !found.powered { log("relay-wearable: bluetooth: \(BluetoothProblem.adapterOff(found.name))") }
+                return WearableBluetooth(client: client, adapter: found, channel: channel, log: log)
             } catch {
                 await connection.close()
                 throw WearableBluetoothError(description: "relay-wearable: \(error)")
             }
-            return WearableBluetooth(client: client, channel: channel, log: log)
         }
     }
 
-    /// Registers the profile and the agent, and serves each connection BlueZ hands over with `link`.
-    func serve(_ link: WearableLink) {
+    /// Registers the profile and the agent, serves each connection BlueZ hands over with `link`,
+    /// and shows bonding passkeys through `bonding`. Returns once bluetoothd has answered the
+    /// registration (or after ``registrationWait``), with what the ready line says.
+    func serve(_ link: WearableLink, bonding: BondingPrompt) -> String {
         let endpoint = ProfileEndpoint(
             path: Self.profilePath,
             connected: { [self] connection in try await accept(connection, link: link) },
@@ -57,31 +69,106 @@ final class WearableBluetooth: Sendable {
         let registrar = ProfileRegistrar(
             client: client, endpoint: endpoint,
             options: ProfileOptions(role: .server, channel: channel), log: { [log] in log("relay-wearable: " + $0) })
+        self.registrar.withLock { $0 = registrar }
         let agent = PairingAgent(
             path: Self.agentPath,
-            decide: { [log] request in
-                // No passkey screen yet: the wearable bonds while it has no partner, and the
-                // application's own code, shown and confirmed on the screen, authenticates the phone.
-                let accepted = link.status.state == "unpaired"
-                log("relay-wearable: bluetooth: bonding request from \(request.device), passkey \(request.passkeyText ?? "none"): "
-                    + (accepted ? "accepted (not paired yet; the Relay code on the screen confirms the phone)" : "rejected (already paired; unpair first)"))
-                return accepted
-            },
+            decide: { [log] request in await Self.decide(request, link: link, bonding: bonding, log: log) },
             observe: { [log] in log("relay-wearable: " + $0) })
         let client = client
         let log = log
         let registering = Task {
             do { try await registrar.run() } catch { log("relay-wearable: bluetooth: the profile could not be exported: \(error)") }
         }
+        // Ends once the agent's first registration was answered, so that the ready line comes
+        // after the wearable can take part in bonding.
+        let (agentAnswered, answered) = AsyncStream<Void>.makeStream()
         let agentTask = Task {
+            defer { answered.finish() }
             do {
                 try agent.export(on: client.connection)
-                try await Self.keepRegistered(agent, client: client, log: log)
+                try await Self.keepRegistered(agent, client: client, log: log, firstAnswered: { answered.finish() })
             } catch {
                 log("relay-wearable: bluetooth: the pairing agent could not be exported: \(error)")
             }
         }
         tasks.withLock { $0 += [registering, agentTask] }
+        let settled = try? Self.blocking {
+            let state = await Self.firstAnswer(of: registrar, within: Self.registrationWait)
+            await Self.within(Self.registrationWait) { for await _ in agentAnswered {} }
+            return state
+        }
+        let listening = "Relay's Bluetooth profile on RFCOMM channel \(channel) of \(adapter.name) (\(adapter.address))"
+        switch settled ?? nil {
+        case .registered?: return listening
+        case .refused(_, let reason)?: return listening + ", refused by bluetoothd (\(reason)); registered again when bluetoothd restarts"
+        default: return listening + ", not registered yet (bluetoothd has not answered)"
+        }
+    }
+
+    /// A bonding request: refused at once once paired (unpair first); else BlueZ's passkey on
+    /// the pairing screen until Select or Back, or until bluetoothd cancels the request.
+    private static func decide(
+        _ request: PasskeyRequest, link: WearableLink, bonding: BondingPrompt, log: @Sendable (String) -> Void
+    ) async -> Bool {
+        let from = "bluetooth: bonding request from \(BluetoothAddress(devicePath: request.device)?.description ?? request.device)"
+        guard link.status.state == "unpaired" else {
+            log("relay-wearable: \(from): rejected (already paired; unpair first)")
+            return false
+        }
+        guard let passkey = request.passkeyText else {
+            // "Just works" has no passkey to compare; Relay's own code, confirmed on the screen,
+            // still authenticates the phone before anything is mirrored.
+            log("relay-wearable: \(from) without a passkey: accepted (the Relay code on the screen confirms the phone)")
+            return true
+        }
+        log("relay-wearable: \(from), passkey \(passkey): shown on the screen; Select confirms, Back rejects")
+        let accepted = await bonding.ask(passkey: passkey)
+        let outcome = accepted ? "accepted" : Task.isCancelled ? "cancelled by bluetoothd" : "rejected"
+        log("relay-wearable: bluetooth: passkey \(passkey): \(outcome)")
+        return accepted
+    }
+
+    /// The registration's first settled state (registered or refused), or `nil` after `limit`.
+    private static func firstAnswer(of registrar: ProfileRegistrar, within limit: Duration) async -> ProfileRegistration.State? {
+        await within(limit) {
+            for await state in registrar.states {
+                switch state {
+                case .registered, .refused: return state
+                case .waitingForBluetoothd, .registering, .released: continue
+                }
+            }
+            return nil
+        } ?? nil
+    }
+
+    /// `body`'s result, or `nil` once `limit` has passed (`body` is then cancelled).
+    private static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async -> T) async -> T? {
+        await withTaskGroup(of: T?.self) { group in
+            group.addTask { await body() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// The Bluetooth part of relay-wearable's status: the adapter, the profile and its channel,
+    /// and the device whose link is open, if any.
+    var statusValues: [String: ControlValue] {
+        var values: [String: ControlValue] = [
+            "adapter": .string(adapter.name), "adapterAddress": .string(adapter.address),
+            "profileUUID": .string(RelayService.uuid), "rfcommChannel": .int(Int(channel)),
+            "profileRegistered": .int(registrar.withLock { $0?.isRegistered ?? false } ? 1 : 0),
+        ]
+        let devices = connections.withLock { $0.keys.sorted() }
+        values["bluetoothConnected"] = .int(devices.isEmpty ? 0 : 1)
+        if let device = devices.last {
+            values["deviceAddress"] = .string(BluetoothAddress(devicePath: device)?.description ?? device)
+        }
+        return values
     }
 
     /// Ends every link and leaves the bus.
@@ -114,7 +201,10 @@ final class WearableBluetooth: Sendable {
     }
 
     /// Registers the agent with each owner of `org.bluez` (bluetoothd forgets agents when it restarts).
-    private static func keepRegistered(_ agent: PairingAgent, client: BlueZClient, log: @escaping @Sendable (String) -> Void) async throws {
+    /// `firstAnswered` is called once bluetoothd has answered the first registration (or is not there).
+    private static func keepRegistered(
+        _ agent: PairingAgent, client: BlueZClient, log: @escaping @Sendable (String) -> Void, firstAnswered: @Sendable () -> Void
+    ) async throws {
         let owners = try await client.connection.signals(matching: .nameOwnerChanged(name: BlueZ.service))
         func register() async {
             do {
@@ -124,6 +214,7 @@ final class WearableBluetooth: Sendable {
             }
         }
         if try await client.isRunning() { await register() }
+        firstAnswered()
         for await change in owners {
             guard change.arguments.count == 3, case .string(let owner) = change.arguments[2], !owner.isEmpty else { continue }
             await register()
@@ -131,7 +222,7 @@ final class WearableBluetooth: Sendable {
     }
 
     /// Runs async work from the agent's synchronous start-up and waits for it.
-    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let outcome = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {

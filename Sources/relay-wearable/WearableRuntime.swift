@@ -13,8 +13,9 @@ import RelayText
 import WearableAgent
 import WearableUI
 
-/// The loopback runtime: one thread that owns the screen, polling the control socket, the keys,
-/// the stop signals and the clock.
+/// The runtime: one thread that owns the screen, polling the control socket, the keys, the stop
+/// signals and the clock. The phone reaches the link on a Unix socket (loopback) or through
+/// BlueZ (rfcomm, ``WearableBluetooth``).
 ///
 /// Everything that touches the framebuffer or the state machine happens here, on one thread,
 /// which is why neither needs to be `Sendable`.
@@ -31,6 +32,10 @@ final class WearableRuntime {
     private let mailbox: Mailbox<[UIEvent]>
     let link: WearableLink
     private let linkEndpoint: String
+    /// Set with the rfcomm transport: the phone connects through BlueZ, not the link socket.
+    private let bluetooth: WearableBluetooth?
+    /// BlueZ's bonding passkey while it waits on the pairing screen.
+    private let bonding: BondingPrompt
     private var serving: Task<Void, any Error>?
     private var alerts = 0
     /// Alerts per notification identifier since start (`notifications`, WearableRuntime+Replica.swift).
@@ -38,8 +43,9 @@ final class WearableRuntime {
     /// Benchmarks only: when each notification reached the screen (`RELAY_PRESENT_TRACE`).
     private let trace = PresentTrace(environment: ProcessInfo.processInfo.environment)
 
-    init(configuration: WearableConfiguration) throws {
+    init(configuration: WearableConfiguration, bluetooth: WearableBluetooth?) throws {
         self.configuration = configuration
+        self.bluetooth = bluetooth
         // Signals first, so a SIGTERM right after "ready" still takes the clean way out.
         signals = try ShutdownSignals()
         framebuffer = try Self.openFramebuffer(configuration)
@@ -52,6 +58,7 @@ final class WearableRuntime {
         input = configuration.inputs.isEmpty ? nil : try EvdevReader(paths: configuration.inputs)
         let mailbox = try Mailbox<[UIEvent]>()
         self.mailbox = mailbox
+        bonding = BondingPrompt(present: { mailbox.submit($0) })
         link = try WearableLink(
             directory: configuration.stateDirectory,
             configuration: WearableLink.Configuration(
@@ -84,14 +91,14 @@ final class WearableRuntime {
         defer { listener.close() }
         for event in link.initialEvents { _ = machine.handle(event) }
         display.show(machine.screenModel)
-        try startLink()
+        let listening = try startLink()
         defer {
             serving?.cancel()
-            unlink(linkEndpoint)
+            if bluetooth == nil { unlink(linkEndpoint) }
         }
         // Written unbuffered: whoever started the agent waits for this line before sending requests.
         let ready =
-            "ready: control socket \(listener.path), link socket \(linkEndpoint), framebuffer \(framebuffer.path) (\(framebuffer.geometry))\n"
+            "ready: control socket \(listener.path), \(listening), framebuffer \(framebuffer.path) (\(framebuffer.geometry))\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
         while true {
             // A device that went away (end of file) is no longer polled: it would be readable for ever.
@@ -153,18 +160,30 @@ final class WearableRuntime {
                 alerts += 1
                 log("relay-wearable: alert (\(level.rawValue))")
             case .confirmPairing(let accepted):
-                link.confirmPairing(accepted)
+                if bonding.answer(accepted) {
+                    // BlueZ's passkey is answered: its screen goes now; Relay's own code follows
+                    // once the bond is made (the phone then connects and pairs).
+                    _ = machine.handle(.pairingFinished)
+                } else {
+                    link.confirmPairing(accepted)
+                }
             }
         }
         return actions.contains(.render)
     }
 
-    /// Listens for the phone on the link socket and waits until it does, so that the ready
-    /// line is only printed once the phone can connect.
-    private func startLink() throws {
+    /// Listens for the phone (on the link socket, or through BlueZ's profile) and waits until it
+    /// does, so that the ready line is only printed once the phone can connect; returns what the
+    /// ready line says about it.
+    private func startLink() throws -> String {
+        let link = link
+        if let bluetooth {
+            // The schedule fires here while the phone is away; stopped with the runtime.
+            serving = Task { await link.runLocalFiring() }
+            return bluetooth.serve(link, bonding: bonding)
+        }
         let listening = DispatchSemaphore(value: 0)
         let failure = Mutex<(any Error)?>(nil)
-        let link = link
         let endpoint = TransportEndpoint.unix(path: linkEndpoint)
         serving = Task {
             // The schedule fires here while the phone is away; stopped with the listener.
@@ -180,6 +199,7 @@ final class WearableRuntime {
         }
         listening.wait()
         if let error = failure.withLock({ $0 }) { throw error }
+        return "link socket \(linkEndpoint)"
     }
 
     /// What the phone needs to know about this screen.
@@ -222,7 +242,7 @@ final class WearableRuntime {
         let uptime = ContinuousClock.now - started
         var values: [String: ControlValue] = [
             "role": .string("wearable"),
-            "transport": .string("loopback"),
+            "transport": .string(bluetooth == nil ? "loopback" : "rfcomm"),
             "link": .string(linkStatus.state),
             "screen": .string(Self.name(of: machine.state.screen)),
             "framebuffer": .string(framebuffer.path),
@@ -245,7 +265,14 @@ final class WearableRuntime {
         }
         values["queued"] = .int(linkStatus.queued)
         values["fingerprint"] = .string(linkStatus.ownFingerprint)
-        values["linkSocket"] = .string(linkEndpoint)
+        if let bluetooth {
+            values.merge(bluetooth.statusValues) { $1 }
+        } else {
+            values["linkSocket"] = .string(linkEndpoint)
+        }
+        // The code on the pairing screen, and whether it is BlueZ's bonding passkey.
+        if case .pairing(let position) = machine.state.screen { values["pairingCode"] = .string(position.code) }
+        if let passkey = bonding.passkey { values["bluetoothPasskey"] = .string(passkey) }
         if let peer = linkStatus.peerName { values["peer"] = .string(peer) }
         if let partner = linkStatus.partnerFingerprint { values["partnerFingerprint"] = .string(partner) }
         if let since = linkStatus.connectedSince { values["connectedSeconds"] = .int(Int(Date().timeIntervalSince(since))) }

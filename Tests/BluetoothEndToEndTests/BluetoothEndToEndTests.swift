@@ -19,7 +19,11 @@ import Testing
                 var announced = try await rig.announcements().makeAsyncIterator()
 
                 let wearable = try rig.startWearable()
-                _ = try await wearable.ready()
+                let wearableReady = try await wearable.ready()
+                // In rfcomm mode the wearable listens through BlueZ only: no loopback link socket.
+                #expect(wearableReady.contains("Relay's Bluetooth profile on RFCOMM channel 22 of hci0"), "\(wearableReady)")
+                #expect(!wearableReady.contains("link socket"), "\(wearableReady)")
+                #expect(!FileManager.default.fileExists(atPath: rig.directory + "/w/wearable-link.sock"))
                 let serverProfile = await next(&announced) { announcement($0) == "RegisterProfile" }
                 #expect(serverProfile.map(arguments)?.last == "server")
                 // A long backoff: only the Device1.Connected trigger can reconnect within the test's wait.
@@ -28,24 +32,52 @@ import Testing
                 try "[link]\nreconnect_min_seconds = 40\nreconnect_max_seconds = 60\n".write(toFile: config, atomically: true, encoding: .utf8)
                 let phone = try rig.startPhone(["--config", config])
                 defer { Task { await phone.stop(); await wearable.stop() } }
-                _ = try await phone.ready()
+                let phoneReady = try await phone.ready()
+                // Without `peer`, the phone names the Bluetooth wearable it looks for, not a socket.
+                #expect(phoneReady.contains("at the bonded Bluetooth wearable offering Relay's service"), "\(phoneReady)")
                 let clientProfile = await next(&announced) { announcement($0) == "RegisterProfile" }
                 #expect(clientProfile.map(arguments)?.last == "client")
+                let before = try await rig.status(phone: false)
+                #expect(before["transport"] as? String == "rfcomm")
+                #expect(before["rfcommChannel"] as? Int == 22 && before["profileRegistered"] as? Int == 1)
+                #expect(before["adapter"] as? String == "hci0" && before["bluetoothConnected"] as? Int == 0)
+                #expect(before["linkSocket"] == nil)
+                let peerEndpoint = try await rig.status(phone: true)["peerEndpoint"] as? String ?? ""
+                #expect(peerEndpoint.hasPrefix("the bonded Bluetooth wearable offering Relay's service"), "\(peerEndpoint)")
 
-                // relayctl pair: discovery, bonding with the passkey confirmed on both sides, then Relay's code.
+                // relayctl pair: discovery, then BlueZ's passkey (zero-padded) confirmed on both sides:
+                // relayctl with --yes, the wearable with Select on its pairing screen; then Relay's code.
+                _ = try await rig.control.call(
+                    destination: "org.bluez", path: "/", interface: "org.bluez.Mock", method: "SetPasskey", arguments: [.uint32(12345)])
                 let pairing = Task { try await rig.relayctl(["pair", "--yes", "--phone-socket", rig.phoneSocket, "--timeout", "20"]) }
-                try await rig.until("the wearable shows the Relay code") { try await rig.status(phone: false)["screen"] as? String == "pairing" }
-                let pressed = try await rig.relayctl(["press", "select", "--control-socket", rig.wearableSocket])
-                #expect(pressed.status == 0)
+                try await rig.until("the wearable shows BlueZ's passkey") {
+                    let status = try await rig.status(phone: false)
+                    return status["screen"] as? String == "pairing" && status["bluetoothPasskey"] != nil
+                }
+                let bonding = try await rig.status(phone: false)
+                #expect(bonding["bluetoothPasskey"] as? String == "012345" && bonding["pairingCode"] as? String == "012345")
+                #expect(try await rig.relayctl(["press", "select", "--control-socket", rig.wearableSocket]).status == 0)
+                // Bonded: the passkey's screen is gone, and the next pairing screen is Relay's code.
+                try await rig.until("the wearable shows the Relay code") {
+                    let status = try await rig.status(phone: false)
+                    return status["screen"] as? String == "pairing" && status["bluetoothPasskey"] == nil
+                }
+                let relayCode = try await rig.status(phone: false)["pairingCode"] as? String ?? "?"
+                #expect(try await rig.relayctl(["press", "select", "--control-socket", rig.wearableSocket]).status == 0)
                 let paired = try await pairing.value
                 #expect(paired.status == 0, "\(paired.output)")
                 for step in [
                     "adapter hci0 (00:01:02:03:04:05) is on", "Found bt-wearable (\(BluetoothRig.wearableAddress))",
-                    "Bluetooth passkey: 123 456", "Bonded with bt-wearable", "Code: ", "Paired with bt-wearable",
+                    "Bluetooth passkey: 012 345", "Bonded with bt-wearable", "Code: \(relayCode.prefix(3)) \(relayCode.dropFirst(3))",
+                    "Paired with bt-wearable",
                 ] {
                     #expect(paired.output.contains(step), "missing '\(step)' in:\n\(paired.output)")
                 }
-                #expect(await wearable.printed("passkey 123456: accepted"))
+                // The passkey relayctl printed is the one the wearable showed.
+                let printedPasskey = paired.output.components(separatedBy: "Bluetooth passkey: ").dropFirst().first?.prefix(7)
+                    .replacingOccurrences(of: " ", with: "")
+                #expect(printedPasskey == bonding["bluetoothPasskey"] as? String)
+                #expect(await wearable.printed("passkey 012345: accepted"))
 
                 try await rig.until("the session is up") { try await rig.status(phone: true)["link"] as? String == "connected" }
                 let status = try await rig.status(phone: true)
@@ -55,6 +87,11 @@ import Testing
                 #expect(status["deviceName"] as? String == "bt-wearable")
                 #expect(status["bonded"] as? Int == 1 && status["trusted"] as? Int == 1 && status["bluetoothConnected"] as? Int == 1)
                 #expect(status["rssi"] as? Int == -79)
+                // The wearable's side: the phone's device on the profile's channel.
+                try await rig.until("the wearable's session is up") { try await rig.status(phone: false)["link"] as? String == "connected" }
+                let wearableStatus = try await rig.status(phone: false)
+                #expect(wearableStatus["transport"] as? String == "rfcomm" && wearableStatus["bluetoothConnected"] as? Int == 1)
+                #expect(wearableStatus["deviceAddress"] as? String == BluetoothRig.phoneAddress)
 
                 // A notification while locked reaches the wearable; its answer comes back over the same socket.
                 #expect(try await rig.relayctl(["lock", "--control-socket", rig.phoneSocket]).status == 0)
@@ -131,11 +168,34 @@ import Testing
                 let lonely = try await rig.relayctl(["pair", "--yes", "--phone-socket", rig.phoneSocket, "--timeout", "1"])
                 #expect(lonely.status == 1)
                 #expect(lonely.output.contains("was not found within 1 seconds"), "\(lonely.output)")
-                // A wearable whose passkey nobody confirms (relayctl's standard input is empty: "no").
+                // A "no" on either side rejects the bond. Here first (relayctl's standard input is
+                // empty: "no"): bluetoothd cancels the wearable's request, and its screen lets it go.
                 try await rig.mock("AddRelayWearable", ["hci0", BluetoothRig.wearableAddress, "bt-wearable"])
+                try await rig.mock("AddPhone", ["hci0", BluetoothRig.phoneAddress])
+                let wearable = try rig.startWearable()
+                defer { Task { await wearable.stop() } }
+                _ = try await wearable.ready()
                 let refused = try await rig.relayctl(["pair", "--phone-socket", rig.phoneSocket, "--timeout", "5"])
                 #expect(refused.status == 1)
                 #expect(refused.output.contains("Bluetooth pairing was rejected"), "\(refused.output)")
+                #expect(await wearable.printed("passkey 123456: cancelled by bluetoothd"))
+                try await rig.until("the wearable takes the passkey down") {
+                    let status = try await rig.status(phone: false)
+                    return status["screen"] as? String != "pairing" && status["bluetoothPasskey"] == nil
+                }
+                // Then on the wearable: relayctl says yes, Back on the wearable's passkey says no.
+                let pairing = Task { try await rig.relayctl(["pair", "--yes", "--phone-socket", rig.phoneSocket, "--timeout", "5"]) }
+                try await rig.until("the wearable shows BlueZ's passkey") {
+                    try await rig.status(phone: false)["bluetoothPasskey"] as? String == "123456"
+                }
+                #expect(try await rig.relayctl(["press", "back", "--control-socket", rig.wearableSocket]).status == 0)
+                let rejected = try await pairing.value
+                #expect(rejected.status == 1)
+                #expect(rejected.output.contains("Does the wearable show 123 456? yes (--yes)"), "\(rejected.output)")
+                #expect(rejected.output.contains("Bluetooth pairing was rejected"), "\(rejected.output)")
+                #expect(await wearable.printed("passkey 123456: rejected"))
+                let after = try await rig.status(phone: false)
+                #expect(after["screen"] as? String != "pairing" && after["link"] as? String == "unpaired")
             }
         }
     }

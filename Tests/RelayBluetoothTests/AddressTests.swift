@@ -15,6 +15,10 @@ import Testing
             #expect(BluetoothAddress(bad) == nil, "\(bad) was accepted")
         }
         #expect(BluetoothAddress(bytes: [1, 2, 3]) == nil)
+        #expect(BluetoothAddress(devicePath: "/org/bluez/hci0/dev_0A_1B_2C_3D_4E_5F") == address)
+        for bad in ["/org/bluez/hci0", "/org/bluez/hci0/dev_0A_1B_2C_3D_4E", "/org/bluez/hci0/dev_0A:1B:2C:3D:4E:5F", "dev_"] {
+            #expect(BluetoothAddress(devicePath: bad) == nil, "\(bad) was accepted")
+        }
     }
 
     @Test func socketAddressMatchesLibbluetooth() throws {

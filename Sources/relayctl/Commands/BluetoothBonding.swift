@@ -47,7 +47,7 @@ struct BluetoothBonding {
             path: Self.agentPath,
             decide: { request in
                 let passkey = request.passkeyText.map { "\($0.prefix(3)) \($0.dropFirst(3))" } ?? "(none)"
-                Self.say("Bluetooth passkey: \(passkey). Check that the wearable shows the same passkey.")
+                Self.say("Bluetooth passkey: \(passkey). Check that the wearable shows the same passkey, and press Select on it.")
                 if assumeYes {
                     Self.say("Does the wearable show \(passkey)? yes (--yes)")
                     return true
