@@ -85,7 +85,7 @@ let package = Package(
 
         // MARK: Adapters: Bluetooth through BlueZ (profiles, agent, discovery; Docs/BLUETOOTH.md).
         .target(
-            name: "RelayBluetooth", dependencies: ["RelayDBus", "RelayTransport", "RelaySystem", "CBluetooth"],
+            name: "RelayBluetooth", dependencies: ["RelayDBus", "RelayTransport", "RelaySystem", "CBluetooth", "CRelayShim"],
             swiftSettings: strictSwift),
 
         // MARK: Adapters: state on disk.

@@ -168,26 +168,49 @@ final class PhoneBluetooth: WearableConnector {
     }
 
     var statusValues: [String: ConnectorStatusValue] {
-        state.withLock { state in
+        let (snapshot, link) = state.withLock { state -> ([String: ConnectorStatusValue], LinkToMeasure?) in
             var values: [String: ConnectorStatusValue] = [:]
             if let adapter = state.adapter {
                 values["adapter"] = .string(adapter.name)
                 values["adapterAddress"] = .string(adapter.address)
                 values["adapterPowered"] = .int(adapter.powered ? 1 : 0)
             }
+            var link: LinkToMeasure?
             if let device = state.device {
                 values["deviceAddress"] = .string(device.address)
                 values["deviceName"] = .string(device.name)
                 values["bonded"] = .int(device.paired ? 1 : 0)
                 values["trusted"] = .int(device.trusted ? 1 : 0)
                 values["bluetoothConnected"] = .int(device.connected ? 1 : 0)
-                if let rssi = device.rssi { values["rssi"] = .int(rssi) }
+                if let adapter = state.adapter, let address = BluetoothAddress(device.address) {
+                    link = LinkToMeasure(adapter: adapter.name, device: address, connected: device.connected, bluezRSSI: device.rssi)
+                } else if let rssi = device.rssi {
+                    values["rssi"] = .int(rssi)
+                    values["linkQualitySource"] = .string(LinkQualityReport.Source.bluez.rawValue)
+                }
             } else if let address {
                 values["deviceAddress"] = .string(address.description)
             }
             values["profileRegistered"] = .int(registrar.isRegistered ? 1 : 0)
-            return values
+            return (values, link)
         }
+        guard let link else { return snapshot }
+        // Outside the lock: the controller may take up to a second to answer Read RSSI.
+        let report = LinkQualityReport.read(
+            adapter: link.adapter, device: link.device, connected: link.connected, bluezRSSI: link.bluezRSSI)
+        var values = snapshot
+        if let rssi = report.rssi { values["rssi"] = .int(rssi) }
+        values["linkQualitySource"] = .string(report.source.rawValue)
+        if let why = report.hciUnavailable { values["hciRSSIUnavailable"] = .string(why) }
+        return values
+    }
+
+    /// The wearable's link as status last saw it, measured after the state's lock is released.
+    private struct LinkToMeasure {
+        var adapter: String
+        var device: BluetoothAddress
+        var connected: Bool
+        var bluezRSSI: Int?
     }
 
     // MARK: Finding the wearable

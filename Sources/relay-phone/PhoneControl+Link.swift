@@ -49,7 +49,8 @@ extension PhoneControl {
             "mirrored": .int(server.mirror?.mirroredCount ?? 0), "connectionAttempts": .int(status.attempts),
             "pending": .int(server.state.withLock { $0.centre.apps.pending.count }),
         ]
-        // Bluetooth: adapter, the wearable's address and name, bonded / trusted / connected, RSSI.
+        // Bluetooth: adapter, the wearable's address and name, bonded / trusted / connected, and the
+        // RSSI with its source (HCI for the connected link, else BlueZ's property) or why HCI gave none.
         for (key, value) in link.connector?.statusValues ?? [:] {
             switch value {
             case .string(let text): values[key] = .string(text)

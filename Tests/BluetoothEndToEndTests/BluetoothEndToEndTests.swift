@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import RelayDBus
 import RelayTestSupport
 import Testing
@@ -87,6 +88,17 @@ import Testing
                 #expect(status["deviceName"] as? String == "bt-wearable")
                 #expect(status["bonded"] as? Int == 1 && status["trusted"] as? Int == 1 && status["bluetoothConnected"] as? Int == 1)
                 #expect(status["rssi"] as? Int == -79)
+                // The connected link's own RSSI comes through HCI, which the mock's hci0 is not: the phone
+                // shows BlueZ's property and says why HCI gave none (here: no AF_BLUETOOTH in the kernel).
+                #expect(status["linkQualitySource"] as? String == "bluez")
+                let hciUnavailable = status["hciRSSIUnavailable"] as? String ?? ""
+                if kernelHasBluetoothSockets() {
+                    #expect(!hciUnavailable.isEmpty)
+                } else {
+                    #expect(hciUnavailable.contains("the kernel has no Bluetooth sockets (AF_BLUETOOTH)"), "\(hciUnavailable)")
+                }
+                let text = try await rig.relayctl(["status", "--phone", "--control-socket", rig.phoneSocket]).output
+                #expect(text.contains("rssi: -79 dBm") && text.contains("linkQualitySource: bluez"), "\(text)")
                 // The wearable's side: the phone's device on the profile's channel.
                 try await rig.until("the wearable's session is up") { try await rig.status(phone: false)["link"] as? String == "connected" }
                 let wearableStatus = try await rig.status(phone: false)
@@ -199,6 +211,14 @@ import Testing
             }
         }
     }
+}
+
+/// Whether the kernel offers raw HCI sockets (this test machine does not).
+private func kernelHasBluetoothSockets() -> Bool {
+    let descriptor = socket(PF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 1)  // BTPROTO_HCI
+    let code = errno
+    if descriptor >= 0 { close(descriptor) }
+    return descriptor >= 0 || (code != EAFNOSUPPORT && code != EPROTONOSUPPORT)
 }
 
 private func announcement(_ message: DBusMessage) -> String {

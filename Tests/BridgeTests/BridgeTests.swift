@@ -58,4 +58,34 @@ import Testing
         // EVIOCGNAME(256) = _IOC(_IOC_READ, 'E', 0x06, 256).
         #expect(relay_eviocgname(256) == 0x8100_4506)
     }
+
+    @Test func shimRefusesBadHCIArgumentsBeforeOpeningAnything() {
+        var rssi: Int8 = 42
+        let address = "01:23:45:67:89:AB"
+        for bad in ["", "01:23:45:67:89", "01:23:45:67:89:AB:CD", "01-23-45-67-89-AB", "0G:23:45:67:89:AB", "01:23:45:67:89:ABC"] {
+            #expect(relay_hci_read_rssi(0, bad, &rssi) == -EINVAL, "\(bad) was accepted")
+        }
+        for badIndex: Int32 in [-1, Int32(HCI_DEV_NONE), Int32.max, Int32.min] {
+            #expect(relay_hci_read_rssi(badIndex, address, &rssi) == -EINVAL, "adapter \(badIndex) was accepted")
+        }
+        #expect(relay_hci_read_rssi(0, nil, &rssi) == -EINVAL)
+        #expect(relay_hci_read_rssi(0, address, nil) == -EINVAL)
+        #expect(rssi == 42)
+    }
+
+    @Test func shimReportsTheKernelsErrnoForAValidRequest() {
+        var rssi: Int8 = 42
+        let result = relay_hci_read_rssi(Int32(HCI_DEV_NONE) - 1, "01:23:45:67:89:AB", &rssi)
+        let probe = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
+        let probeErrno = errno
+        if probe >= 0 { close(probe) }
+        if probe < 0 && probeErrno == EAFNOSUPPORT {
+            // This machine: no AF_BLUETOOTH, so hci_open_dev's socket() fails and the errno comes back negated.
+            #expect(result == -EAFNOSUPPORT)
+        } else {
+            // With Bluetooth sockets, adapter 65534 does not exist.
+            #expect(result == -ENODEV)
+        }
+        #expect(rssi == 42)
+    }
 }

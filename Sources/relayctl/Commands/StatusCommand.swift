@@ -23,15 +23,19 @@ struct StatusCommand: ParsableCommand {
             return
         }
         for name in response.values.keys.sorted() {
-            print("\(name): \(Self.format(name, response.values[name]))")
+            print("\(name): \(Self.format(name, response.values[name], in: response.values))")
         }
     }
 
-    /// Byte counts in MiB, for people; everything else as it is.
-    private static func format(_ name: String, _ value: ControlValue?) -> String {
+    /// Byte counts in MiB and the link's RSSI with its unit, for people; everything else as it is.
+    private static func format(_ name: String, _ value: ControlValue?, in values: [String: ControlValue]) -> String {
         guard let value else { return "" }
         if name.hasSuffix("Bytes"), case .int(let bytes) = value {
             return String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+        }
+        if name == "rssi", case .int(let rssi) = value {
+            // HCI's Read RSSI on a Classic link is relative to the golden receive power range, not dBm.
+            return values["linkQualitySource"] == .string("hci") ? "\(rssi) dB (HCI Read RSSI)" : "\(rssi) dBm"
         }
         return value.description
     }

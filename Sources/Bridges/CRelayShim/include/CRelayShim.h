@@ -41,4 +41,5 @@ enum {
 };
 
 #include "relay_dbus_shim.h"
+#include "relay_hci_shim.h"
 #endif
