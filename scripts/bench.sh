@@ -12,7 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 
-build=(swift build -c release)
+# Static Swift runtime and Foundation: the agents' resident memory is mostly code pages (issue #6).
+build=(swift build -c release --static-swift-stdlib)
 if [[ -n "${RELAY_BENCH_SCRATCH_PATH:-}" ]]; then build+=(--scratch-path "$RELAY_BENCH_SCRATCH_PATH"); fi
 # idle-rss measures relay-wearable, notify relay-phone, and e2e and catch-up both with relayctl
 # pairing them; each expects them beside relay-bench.
