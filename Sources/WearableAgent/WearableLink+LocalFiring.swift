@@ -76,9 +76,7 @@ extension WearableLink {
     /// How many of the phone's requests have occurrences the wearable fired by itself that the
     /// phone has not yet matched.
     public var offlineOccurrences: Int {
-        (try? database.read { db in
-            try OccurrenceTable.load(db).filter { $0.onWearable && !$0.reconciled }.count
-        }) ?? 0
+        (try? database.read(OccurrenceTable.unreconciledCount)) ?? 0
     }
 
     /// The wearable's record of occurrences, oldest first.

@@ -86,6 +86,11 @@ public enum OccurrenceTable {
         }
     }
 
+    /// How many of the wearable's own firings wait to be matched by the phone.
+    public static func unreconciledCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM occurrence WHERE on_wearable AND NOT reconciled") ?? 0
+    }
+
     /// Forgets every row (unpairing, on the wearable).
     public static func reset(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM occurrence")
