@@ -108,7 +108,7 @@ let package = Package(
             name: "RelayStore",
             dependencies: [
                 "RelaySystem", "RelayLink", "RelayWire", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSwift),
 
@@ -145,7 +145,7 @@ let package = Package(
             name: "WearableAgent",
             dependencies: [
                 "RelayCore", "RelayWire", "RelayLink", "RelayLinkRuntime", "RelayStore", "RelayTransport", "WearableUI",
-                .product(name: "Logging", package: "swift-log"),
+                "RelayDisplay", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift),
         // The phone's notification centre as a state machine; D-Bus stays in the executable.
@@ -153,7 +153,7 @@ let package = Package(
             name: "PhoneAgent",
             dependencies: [
                 "RelayCore", "RelayFreedesktop", "RelayWire", "RelayLink", "RelayLinkRuntime", "RelayStore", "RelayTransport",
-                .product(name: "Logging", package: "swift-log"),
+                "RelayDisplay", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift),
 
@@ -238,7 +238,9 @@ let package = Package(
                 "FuzzReplica", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore",
             ],
             swiftSettings: strictSwift),
-        .testTarget(name: "PhoneAgentTests", dependencies: ["PhoneAgent"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "PhoneAgentTests", dependencies: ["PhoneAgent", "RelayDisplay", "RelayStore", "RelayFreedesktop"],
+            swiftSettings: strictSwift),
         .testTarget(name: "RelayFreedesktopTests", dependencies: ["RelayFreedesktop"], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayLockWatchTests", dependencies: ["RelayLockWatch", "RelayTestSupport"], swiftSettings: strictSwift),
@@ -254,7 +256,9 @@ let package = Package(
             name: "WearableAgentTests", dependencies: ["WearableAgent", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "AgentLinkTests",
-            dependencies: ["PhoneAgent", "WearableAgent", "RelayTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PhoneAgent", "WearableAgent", "RelayTestSupport", "RelayDisplay", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift),
         .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),

@@ -115,10 +115,17 @@ say "posted: Thai Vacation — John Appleseed: Whoa, what a sunset! (waiting for
 say "wearable: $(field screen), $(field alerts) alert(s)"
 shot 02-short-look-comment
 "$relayctl" notify --app-id org.example.Social --id thai-vacation-image-1 --title "Thai Vacation" \
-  --subtitle "Jane Doe" --body "Check out this photo!" --thread thai-vacation --category image-category > /dev/null
+  --subtitle "Jane Doe" --body "Check out this photo!" --thread thai-vacation --category image-category \
+  --attachment Examples/sunset.png > /dev/null
 await notifications 2
-say "posted: Thai Vacation — Jane Doe: Check out this photo!"
+say "posted: Thai Vacation — Jane Doe: Check out this photo! (with Examples/sunset.png, 480×320)"
 say "wearable: $(field screen), $(field alerts) alert(s)"
+# The photo follows the notification on the link's bulk channel, reduced by the phone to fit 320×320.
+await attachments 1
+say "wearable: the photo arrived ($(field attachments) image stored)"
+press select
+shot 03-long-look-photo
+home
 
 step "Video: \"New Video\" with Like and Comment"
 echo "[$(cat Examples/video.category.json)]" | "$relayctl" categories - --app-id org.example.Video > /dev/null
@@ -130,7 +137,7 @@ video=$!
 await showing "New Video"
 say "posted: New Video — John Appleseed posted a new video (waiting for a response)"
 press select
-shot 03-long-look-video
+shot 04-long-look-video
 press select select
 wait "$video"
 say "org.example.Video got back: $(tail -n 1 "$run/video.out")"
@@ -144,20 +151,20 @@ meeting=$!
 await showing "Design review"
 say "posted: Design review — Today 14:00 in Room 4 (notify-send --wait)"
 press select select
-shot 04-long-look-meeting
+shot 05-long-look-meeting
 press select
 wait "$meeting"
 say "notify-send printed: $(cat "$run/meeting.out")"
 
 step "Replying to John's comment from the thread, with a suggested reply"
 home
-shot 05-watch-face
+shot 06-watch-face
 press down
-shot 06-list
+shot 07-list
 press select
-shot 07-thread
+shot 08-thread
 press down select select select
-shot 08-text-reply
+shot 09-text-reply
 press select
 wait "$thai_comment"
 say "org.example.Social got back: $(tail -n 1 "$run/thai-comment.out")"
@@ -172,7 +179,7 @@ step "What the phone and the wearable hold now"
 phone delivered | sed 's/^/   phone: /'
 say "wearable: $(field notifications) notification(s), $(field alerts) alert(s), link $(field link), $(field queued) queued"
 home
-shot 09-end
+shot 10-end
 
 step "Done in $((SECONDS - started)) s"
 say "Screenshots of the wearable are in demo-output/; the agents' logs are there too."

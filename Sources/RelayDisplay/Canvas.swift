@@ -10,9 +10,9 @@ public struct Canvas: Sendable {
     /// Height in pixels.
     public let height: Int
     /// The pixels, row by row, as `0xRRGGBB`.
-    public private(set) var pixels: [UInt32]
+    public internal(set) var pixels: [UInt32]
     /// The areas drawn since the last `takeDirty()`.
-    public private(set) var dirty = DirtyRegion()
+    public internal(set) var dirty = DirtyRegion()
     /// Drawing outside this rectangle is discarded; always within `bounds`.
     public var clip: Rect {
         didSet { clip = clip.intersection(bounds) }

@@ -10,6 +10,9 @@ public enum FreedesktopMapping {
     /// `GetServerInformation`: name, vendor, version, spec version.
     public static let serverInformation = ("Relay", "Relay", RelayVersion.string, "1.2")
 
+    /// The identifier of the attachment made of `image-path` or `image-data`.
+    public static let imageIdentifier = "image"
+
     /// The action key KDE's `inline-reply` uses for the reply.
     public static let inlineReplyKey = "inline-reply"
 
@@ -28,9 +31,9 @@ public enum FreedesktopMapping {
         var userInfo: [String: JSONValue] = ["freedesktop.app_name": .string(call.appName)]
         if let category = hints.category { userInfo["freedesktop.category"] = .string(category) }
         if let entry = hints.desktopEntry { userInfo["freedesktop.desktop_entry"] = .string(entry) }
-        var attachments: [NotificationAttachment] = []
-        if let path = hints.imagePath, !path.isEmpty {
-            attachments.append(NotificationAttachment(identifier: "image", url: path, type: mediaType(ofPath: path)))
+        var attachments = call.attachments ?? []
+        if call.attachments == nil, let path = hints.imagePath, !path.isEmpty {
+            attachments.append(NotificationAttachment(identifier: imageIdentifier, url: path, type: mediaType(ofPath: path)))
         }
         return NotificationContent(
             title: call.summary,

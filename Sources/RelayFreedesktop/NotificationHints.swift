@@ -31,6 +31,17 @@ public struct NotificationHints: Sendable, Hashable {
         public var channels: Int
         /// The pixel bytes.
         public var data: Data
+
+        /// Creates an image from its parts, as they were validated.
+        public init(width: Int, height: Int, rowStride: Int, hasAlpha: Bool, bitsPerSample: Int, channels: Int, data: Data) {
+            self.width = width
+            self.height = height
+            self.rowStride = rowStride
+            self.hasAlpha = hasAlpha
+            self.bitsPerSample = bitsPerSample
+            self.channels = channels
+            self.data = data
+        }
     }
 
     /// `urgency`.

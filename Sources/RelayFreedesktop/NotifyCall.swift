@@ -1,4 +1,4 @@
-import RelayCore
+public import RelayCore
 public import RelayDBus
 
 /// The arguments of `org.freedesktop.Notifications.Notify` (`susssasa{sv}i`), read
@@ -36,6 +36,9 @@ public struct NotifyCall: Sendable, Hashable {
     public var expireTimeout: Int32
     /// What was clamped or ignored, for the log.
     public var notes: [String]
+    /// The images as the server has taken them in (copied into its store, named by content);
+    /// `nil` until then, when `image-path` is used as it is.
+    public var attachments: [NotificationAttachment]?
 
     /// The signature of `Notify`'s arguments.
     public static let signature = "susssasa{sv}i"

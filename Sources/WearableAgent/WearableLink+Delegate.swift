@@ -70,6 +70,9 @@ extension WearableLink {
         }
         for effect in effects { log(effect) }
         if effects.contains(where: \.changesSchedule) { firingWakeups.continuation.yield() }
+        let references = effects.flatMap(\.attachments)
+        if !references.isEmpty { requestMissingAttachments(references) }
+        if effects.contains(where: \.mayReleaseAttachments) { sweepAttachments() }
     }
 
     /// Commits a replica's effects — and the cursor of the phone's log through `seqs` — in one
@@ -119,8 +122,11 @@ extension WearableLink {
     }
 
     func received(_ body: Relay_V1_Envelope.OneOf_Body) async {
-        guard case .pairing(let message) = body else { return }
-        receivePairing(message)
+        switch body {
+        case .pairing(let message): receivePairing(message)
+        case .attachmentChunk(let chunk): receive(chunk)
+        default: break
+        }
     }
 
     func connected(peer: Relay_V1_Hello, link: LinkIdentity) async {
@@ -129,6 +135,7 @@ extension WearableLink {
             startPairing(link)
         } else {
             present([.link(.connected)])
+            requestMissingAttachments()
         }
     }
 

@@ -72,6 +72,8 @@ public final class WearableLink: Sendable {
     let configuration: Configuration
     let database: RelayDatabase
     let keys: KeyStore
+    /// The attachments received, by content hash.
+    let attachments: AttachmentStore
     let localKey: StaticKeyPair
     let logger: Logger
     let present: @Sendable ([UIEvent]) -> Void
@@ -101,6 +103,10 @@ public final class WearableLink: Sendable {
         /// Per connection: the phone's log head at its hello. Entries up to it waited while the
         /// devices were apart (a catch-up).
         var caughtUpThrough: [Int: UInt64] = [:]
+        /// Attachments asked for in the current session (each is asked for once per session).
+        var askedForAttachments: Set<AttachmentDigest> = []
+        /// Attachments larger than this wearable takes: never asked for again while it runs.
+        var refusedAttachments: Set<AttachmentDigest> = []
 
         /// Where to send: the current session, if there is one.
         var commands: AsyncStream<LinkConnectionDriver.Command>.Continuation? {
@@ -120,6 +126,7 @@ public final class WearableLink: Sendable {
     ) throws {
         try directory.prepare()
         keys = KeyStore(directory: directory)
+        attachments = try AttachmentStore(in: directory)
         localKey = try StaticKeyPair(privateKey: keys.identity { StaticKeyPair.generate().privateKey })
         database = try RelayDatabase(path: directory.file("wearable.sqlite"), migrations: WearableSchema.migrations)
         let contents = try database.read(WearableSchema.loadReplica)
@@ -131,7 +138,7 @@ public final class WearableLink: Sendable {
 
     /// What the screen shows at start-up: the stored replica.
     public var initialEvents: [UIEvent] {
-        state.withLock { ReplicaPresentation.everything($0.replica.contents) }
+        storedAttachmentEvents + state.withLock { ReplicaPresentation.everything($0.replica.contents) }
     }
 
     /// Serves connections on `endpoint` until the task is cancelled; `ready` runs once it listens.
@@ -189,6 +196,7 @@ public final class WearableLink: Sendable {
             state.connectedSince = Date()
             state.lastError = nil
             state.caughtUpThrough[id] = peer.logHead
+            state.askedForAttachments.removeAll()
         }
         linkChanged()
     }
@@ -233,6 +241,7 @@ public final class WearableLink: Sendable {
             state.commands?.yield(.close("the wearable was unpaired"))
             return removed
         }
+        sweepAttachments()
         present(removed.map { .remove(identifier: WireKey.identifier($0)) })
     }
 }

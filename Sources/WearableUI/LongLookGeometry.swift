@@ -9,7 +9,9 @@ public struct LongLookGeometry: Hashable, Sendable {
     public var step: Int
     /// Each button's vertical extent in content coordinates.
     public var buttons: [Range<Int>]
-    /// The tops of text lines and buttons, ascending: scrolling stops at these so that the top
+    /// The picture's vertical extent in content coordinates; `nil` without one.
+    public var image: Range<Int>?
+    /// The tops of text lines, the picture and buttons, ascending: scrolling stops at these so that the top
     /// line in view is never cut in half.
     public var anchors: [Int]
 

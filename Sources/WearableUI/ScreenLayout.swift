@@ -24,16 +24,18 @@ public final class ScreenLayout {
         self.init(width: geometry.width, height: geometry.height, typesetter: typesetter)
     }
 
-    /// The long look's geometry for a notification in a state (whose categories give its buttons).
+    /// The long look's geometry for a notification in a state (whose categories give its buttons
+    /// and whose stored pictures its image).
     public func longLookGeometry(_ notification: WearableNotification, state: UIState) -> LongLookGeometry {
-        longLook(notification, buttons: state.buttons(of: notification)).geometry
+        longLook(notification, buttons: state.buttons(of: notification), image: state.longLookImage(of: notification)).geometry
     }
 
     /// Where everything on a notification's long look goes.
-    func longLook(_ notification: WearableNotification, buttons: [LongLookButton]) -> LongLookLayout {
-        let key = LongLookKey(content: notification.content, buttons: buttons.map(\.title))
+    func longLook(_ notification: WearableNotification, buttons: [LongLookButton], image: AttachmentImage?) -> LongLookLayout {
+        let key = LongLookKey(content: notification.content, buttons: buttons.map(\.title), image: image)
         if let cachedLongLook, cachedLongLook.key == key { return cachedLongLook.layout }
-        let layout = LongLookLayout(notification.content, buttons: key.buttons, metrics: metrics, typesetter: typesetter)
+        let layout = LongLookLayout(
+            notification.content, image: image, buttons: key.buttons, metrics: metrics, typesetter: typesetter)
         cachedLongLook = (key, layout)
         return layout
     }
@@ -42,4 +44,5 @@ public final class ScreenLayout {
 private struct LongLookKey: Hashable {
     let content: NotificationContent
     let buttons: [String]
+    let image: AttachmentImage?
 }

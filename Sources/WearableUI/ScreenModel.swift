@@ -54,6 +54,8 @@ public enum ScreenModel: Hashable, Sendable {
         public var buttons: [LongLookButton]
         /// Scroll and focus.
         public var position: LongLookPosition
+        /// The picture shown between the subtitle and the body, once it is stored on the wearable.
+        public var image: AttachmentImage?
     }
 
     /// The reply picker's content.
@@ -123,7 +125,8 @@ extension ScreenModel {
             }
             self = .longLook(LongLook(
                 appName: notification.appName, time: clock.time(notification.date), notification: notification,
-                buttons: state.buttons(of: notification), position: position))
+                buttons: state.buttons(of: notification), position: position,
+                image: state.longLookImage(of: notification)))
         case .textReply(let identifier, let actionIdentifier, let selection):
             let category = state.notification(identifier).flatMap { state.categories[$0.content.categoryIdentifier] }
             let action = category?.action(withIdentifier: actionIdentifier)

@@ -37,9 +37,9 @@ extension ScreenRenderer {
     }
 
     /// The long look: a fixed header (app, time) over a scrolling column of title, subtitle,
-    /// body and buttons.
+    /// picture, body and buttons.
     func drawLongLook(_ look: ScreenModel.LongLook, into canvas: inout Canvas) {
-        let content = layout.longLook(look.notification, buttons: look.buttons)
+        let content = layout.longLook(look.notification, buttons: look.buttons, image: look.image)
         let viewport = content.viewport
         let origin = viewport.y - look.position.scroll
         canvas.clip = viewport
@@ -52,6 +52,10 @@ extension ScreenRenderer {
                 typesetter.draw(textLine.text, style: block.style, x: metrics.margin, baseline: top + block.layout.metrics.ascent,
                                 color: block.secondary ? theme.secondary : theme.primary, into: &canvas)
             }
+        }
+        if let image = look.image, var frame = content.image {
+            frame.y += origin
+            if frame.maxY > viewport.y, frame.y < viewport.maxY { attachment(image, frame: frame, into: &canvas) }
         }
         for (index, button) in content.buttons.enumerated() {
             var frame = button.frame

@@ -10,11 +10,17 @@ public final class ScreenRenderer {
     public let layout: ScreenLayout
     /// The colours.
     public let theme: Theme
+    /// Where stored pictures' pixels come from; without one, a long look's picture is drawn as
+    /// an empty frame.
+    public let images: (any AttachmentImageSource)?
+    /// Pictures already scaled to the size they are drawn at.
+    var scaledImages = ScaledImageCache()
 
-    /// Creates a renderer.
-    public init(layout: ScreenLayout, theme: Theme = .standard) {
+    /// Creates a renderer that gets attachments' pixels from `images`.
+    public init(layout: ScreenLayout, theme: Theme = .standard, images: (any AttachmentImageSource)? = nil) {
         self.layout = layout
         self.theme = theme
+        self.images = images
     }
 
     /// Draws a state's current screen.

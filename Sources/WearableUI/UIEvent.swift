@@ -65,6 +65,12 @@ public enum UIEvent: Hashable, Sendable {
     case pairingCode(String)
     /// Pairing ended (confirmed on both sides, rejected, or timed out).
     case pairingFinished
+    /// An attachment's file is stored on the wearable as a PNG of `width` × `height` pixels;
+    /// `url` is the attachment's URL in the notifications (`sha256:<hex>`). Pictures arrive
+    /// after their notification, so a long look already open gains the picture when this comes.
+    case attachmentStored(url: String, width: Int, height: Int)
+    /// A stored attachment's file was deleted (nothing refers to it any more).
+    case attachmentRemoved(url: String)
 }
 
 /// What the agent must do after an event.

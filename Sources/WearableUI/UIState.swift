@@ -20,6 +20,9 @@ public struct UIState: Hashable, Sendable {
     public internal(set) var backStack: [Screen] = []
     /// What is on screen.
     public internal(set) var screen: Screen = .idle
+    /// The pictures stored on the wearable, by attachment URL, with their sizes: what the long
+    /// look lays out. The pixels stay in the files until the renderer asks for them.
+    public internal(set) var storedImages: [String: AttachmentImage] = [:]
 
     /// Creates the state at the watch face with no notifications.
     public init(now: Date, link: LinkState = .outOfRange, categories: [String: NotificationCategory] = [:], previewsHidden: Bool = false) {

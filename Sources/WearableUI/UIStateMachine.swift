@@ -54,6 +54,14 @@ public struct UIStateMachine {
             push(.pairing(PairingPosition(code: code)))
         case .pairingFinished:
             removeScreens { if case .pairing = $0 { true } else { false } }
+        case .attachmentStored(let url, let width, let height):
+            // A size no picture has is a report we cannot lay out; the notification stays as text.
+            guard width > 0, height > 0 else { break }
+            state.storedImages[url] = AttachmentImage(url: url, width: width, height: height)
+            clampPositions()
+        case .attachmentRemoved(let url):
+            state.storedImages[url] = nil
+            clampPositions()
         }
         if screenModel != before { actions.append(.render) }
         return actions
@@ -137,8 +145,14 @@ public struct UIStateMachine {
                 return count == 0 ? nil : .thread(identifier: thread, selection: min(selection, count - 1))
             case .longLook(var position):
                 guard let notification = state.notification(position.identifier) else { return nil }
-                if let focus = position.focus { position.focus = min(focus, state.buttons(of: notification).count - 1) }
-                position.scroll = min(position.scroll, layout.longLookGeometry(notification, state: state).maxScroll)
+                let geometry = layout.longLookGeometry(notification, state: state)
+                position.scroll = min(position.scroll, geometry.maxScroll)
+                if let focus = position.focus {
+                    position.focus = min(focus, state.buttons(of: notification).count - 1)
+                    // The focused button stays in view when content above it grows (a picture
+                    // arriving, a longer body in an update).
+                    position.scroll = geometry.scroll(toShow: min(focus, geometry.buttons.count - 1), from: position.scroll)
+                }
                 return .longLook(position)
             case .textReply(let identifier, let action, let selection):
                 let count = replies(identifier, action).count

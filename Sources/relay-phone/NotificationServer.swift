@@ -44,6 +44,9 @@ final class NotificationServer: Sendable {
         self.state = Mutex(state)
     }
 
+    /// Takes attached images into the phone's store for the wearable; `nil` without a mirror.
+    var ingest: AttachmentIngest? { mirror.map { AttachmentIngest(store: $0.link.attachments) } }
+
     /// The delivered notifications, oldest first.
     var delivered: [DeliveredNotification] { state.withLock { $0.centre.list } }
 
@@ -120,7 +123,9 @@ final class NotificationServer: Sendable {
     /// Answers only once the notification is on disk; waiting does not hold the lock, so the
     /// commits of calls that arrive together are shared.
     private func notify(_ message: DBusMethodCall) async throws(DBusError) -> UInt32 {
-        let call = try NotifyCall(arguments: message.arguments)
+        var call = try NotifyCall(arguments: message.arguments)
+        // Read and reduced before the lock: an image takes milliseconds, other calls none.
+        if let ingest { call = ingest.takeImages(of: call) }
         let sender = message.sender ?? "?"
         for note in call.notes { log("relay-phone: Notify from \(sender) (\(call.appName)): \(note)") }
         let (id, ticket) = state.withLock { state in

@@ -5,6 +5,7 @@ import RelayControl
 import RelayCore
 import RelayDBus
 import RelayLockWatch
+import RelayStore
 import PhoneAgent
 
 /// `relay-phone`: the phone-side agent.
@@ -69,6 +70,12 @@ struct RelayPhone: AsyncParsableCommand {
             restoredApps = apps
             for request in dropped { log("relay-phone: a stored scheduled request (\(request)) no longer makes a schedule and is dropped") }
         }
+
+        // Images of notifications that left while the agent was down (or before a crash) go now.
+        let attachmentsInUse = restored.flatMap(\.notification.content.attachments)
+            + restoredApps.pending.list().flatMap(\.request.content.attachments)
+        let swept = link.attachments.sweep(keeping: Set(attachmentsInUse.compactMap { AttachmentDigest(url: $0.url) }))
+        if swept > 0 { log("relay-phone: \(swept) stored attachments no notification refers to any more were deleted") }
 
         let connection = try await DBusConnection.connect(to: settings.bus)
         let server = NotificationServer(

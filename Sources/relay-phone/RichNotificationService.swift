@@ -112,7 +112,7 @@ final class RichNotificationService: Sendable {
 
     private func post(_ call: DBusMethodCall) throws -> UInt32 {
         let app = try call.arguments.decode(0, as: String.self)
-        let request = try RichJSON.decode(NotificationRequest.self, call.arguments.decode(1, as: String.self), as: "request")
+        let request = takeAttachments(of: try RichJSON.decode(NotificationRequest.self, call.arguments.decode(1, as: String.self), as: "request"))
         return try act { centre throws(RichError) in
             let outcome = try centre.post(request, appID: app, sender: call.sender, now: Date())
             // A pending request with the identifier may have gone.
@@ -123,7 +123,7 @@ final class RichNotificationService: Sendable {
 
     private func schedule(_ call: DBusMethodCall) throws -> String {
         let app = try call.arguments.decode(0, as: String.self)
-        let request = try RichJSON.decode(NotificationRequest.self, call.arguments.decode(1, as: String.self), as: "request")
+        let request = takeAttachments(of: try RichJSON.decode(NotificationRequest.self, call.arguments.decode(1, as: String.self), as: "request"))
         let pending = try act { centre throws(RichError) in
             // Relay's time zone is the process's local zone, read when the request is scheduled.
             let pending = try centre.schedule(request, appID: app, sender: call.sender, now: Date(), timeZone: .current)
@@ -131,6 +131,17 @@ final class RichNotificationService: Sendable {
             return pending
         }
         return pending.nextFireDate.formatted(.iso8601)
+    }
+
+    /// The request with its images taken into the phone's store (before the lock: reading and
+    /// reducing an image takes milliseconds); what stays on the phone is logged.
+    private func takeAttachments(of request: NotificationRequest) -> NotificationRequest {
+        guard let ingest = server.ingest, !request.content.attachments.isEmpty else { return request }
+        var request = request
+        let (attachments, notes) = ingest.take(request.content.attachments)
+        request.content.attachments = attachments
+        for note in notes { log("relay-phone: \(request.identifier): \(note)") }
+        return request
     }
 
     /// Runs an operation under the server's lock; a ``RichError`` becomes the API's D-Bus error.

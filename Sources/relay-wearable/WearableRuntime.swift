@@ -5,6 +5,7 @@ import RelayControl
 import RelayCore
 import RelayDisplay
 import RelayInput
+import RelayStore
 import RelaySystem
 import RelayTransport
 import RelayWire
@@ -51,7 +52,13 @@ final class WearableRuntime {
         framebuffer = try Self.openFramebuffer(configuration)
         let geometry = framebuffer.geometry
         let layout = ScreenLayout(geometry: geometry, typesetter: Typesetter(typeface: try Typeface(.installed())))
-        display = WearableDisplay(framebuffer: framebuffer, renderer: ScreenRenderer(layout: layout))
+        // Pictures come from the attachments the link stores (WearableLink+Attachments.swift).
+        try configuration.stateDirectory.prepare()
+        let attachments = try AttachmentStore(in: configuration.stateDirectory)
+        let images = PNGAttachmentSource(maxPixels: Self.maxImagePixels) { url in
+            AttachmentDigest(url: url).map(attachments.path(of:))
+        }
+        display = WearableDisplay(framebuffer: framebuffer, renderer: ScreenRenderer(layout: layout, images: images))
         machine = UIStateMachine(
             state: UIState(now: Date(), link: .outOfRange),
             configuration: configuration.interface, layout: layout)
@@ -202,6 +209,14 @@ final class WearableRuntime {
         return "link socket \(linkEndpoint)"
     }
 
+    /// The largest attachment the wearable takes: the phone reduces images to at most 320×320
+    /// pixels, whose PNG stays far below this.
+    static let maxAttachmentBytes = 1024 * 1024
+
+    /// The most pixels decoded for the screen: the phone sends at most 320×320, so only a
+    /// damaged or foreign file comes near it.
+    static let maxImagePixels = 4_000_000
+
     /// What the phone needs to know about this screen.
     private static func capabilities(of geometry: FramebufferGeometry) -> Relay_V1_Capabilities {
         var capabilities = Relay_V1_Capabilities()
@@ -211,7 +226,8 @@ final class WearableRuntime {
         capabilities.maxTitleBytes = UInt32(ModelLimits.titleBytes)
         capabilities.maxBodyBytes = UInt32(ModelLimits.bodyBytes)
         capabilities.fonts = ["DejaVu Sans"]
-        capabilities.features = ["snapshot"]
+        capabilities.features = ["snapshot", "attachments"]
+        capabilities.maxAttachmentBytes = UInt32(Self.maxAttachmentBytes)
         return capabilities
     }
 
@@ -260,6 +276,9 @@ final class WearableRuntime {
         if let next = link.nextLocalFireDate(after: Date()) { values["nextLocalFire"] = .string(next.formatted(.iso8601)) }
         values["offlineOccurrences"] = .int(link.offlineOccurrences)
         values["queuedResponses"] = .int(link.queuedResponses)
+        let attachments = link.attachmentCounts
+        values["attachments"] = .int(attachments.stored)
+        values["attachmentsWaiting"] = .int(attachments.waiting)
         if let shown = Self.shownIdentifier(machine.state.screen), let notification = machine.state.notification(shown) {
             values["showing"] = .string(notification.content.title)
         }

@@ -26,7 +26,7 @@ final class AgentLinkHarness: Sendable {
 
     init(
         name: String = #function, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
-        clock: any WearableClock = SystemClock()
+        clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0
     ) throws {
         folder = NSTemporaryDirectory() + "relay-agentlink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -36,6 +36,7 @@ final class AgentLinkHarness: Sendable {
         var capabilities = Relay_V1_Capabilities()
         capabilities.screenWidth = 240
         capabilities.screenHeight = 240
+        capabilities.maxAttachmentBytes = UInt32(maxAttachmentBytes)
         wearable = try WearableLink(
             directory: StateDirectory(path: folder + "/wearable"),
             configuration: WearableLink.Configuration(
@@ -139,6 +140,11 @@ final class RecordingOwner: PhoneLinkOwner {
         try lock.withLock { _ in try coordinator.record([.scheduled(item)], locked: true).waitBlocking() }
     }
 
+    /// Removes a notification as the centre would.
+    func remove(_ id: UInt32) throws {
+        try lock.withLock { _ in try coordinator.record([.removed(centreID: id, reason: .withdrawn)], locked: true).waitBlocking() }
+    }
+
     /// Removes a scheduled request as the centre would.
     func unschedule(appName: String, identifier: String) throws {
         try lock.withLock { _ in
@@ -158,10 +164,12 @@ final class RecordingOwner: PhoneLinkOwner {
     }
 
     /// Posts a notification as the centre would.
-    func post(_ id: UInt32, title: String, locked: Bool = true, replaced: Bool = false) throws {
+    func post(
+        _ id: UInt32, title: String, locked: Bool = true, replaced: Bool = false, attachments: [NotificationAttachment] = []
+    ) throws {
         let item = MirrorItem(
-            centreID: id, appName: "Mail", content: NotificationContent(title: title, body: "Body \(id)"), category: nil,
-            deliveredAt: Date())
+            centreID: id, appName: "Mail", content: NotificationContent(title: title, body: "Body \(id)", attachments: attachments),
+            category: nil, deliveredAt: Date())
         try lock.withLock { _ in
             try coordinator.record([.posted(item, replaced: replaced, record: Data(title.utf8))], locked: locked).waitBlocking()
         }

@@ -91,6 +91,19 @@ import WearableUI
         try GoldenImage.check("short-look-previews-hidden", machine)
     }
 
+    /// The Thai Vacation photo: the long look opens as text, then gains the picture (a synthetic
+    /// sunset) between the subtitle and the body once it is stored on the wearable.
+    @Test func thaiVacationPhotoInTheLongLook() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(thaiVacationOnTheWearable(), minutesAgo: 3), alert: true))
+        machine.press(.select)
+        let sunset = try sunsetImage()
+        machine.feed(.attachmentStored(url: sunsetURL, width: sunset.width, height: sunset.height))
+        try GoldenImage.check("long-look-image", machine, images: TestImageSource([sunsetURL: sunset]))
+        // Pixels that cannot be had (a damaged file) leave an empty frame of the same size.
+        try GoldenImage.check("long-look-image-unreadable", machine, images: TestImageSource([:]))
+    }
+
     @Test func pairing() throws {
         var machine = try makeMachine()
         machine.feed(.pairingCode("482915"))

@@ -31,7 +31,9 @@ extension PhoneLink: LinkDelegate {
     }
 
     public func received(_ body: Relay_V1_Envelope.OneOf_Body) async {
-        // Outside pairing, the wearable has nothing to say outside its log.
+        // Outside pairing, the wearable asks only for attachments outside its log.
+        guard case .attachmentRequest(let request) = body else { return }
+        sendAttachment(request)
     }
 
     public func connected(peer: Relay_V1_Hello, link: LinkIdentity) async {

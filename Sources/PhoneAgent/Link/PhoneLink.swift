@@ -51,6 +51,8 @@ public final class PhoneLink: Sendable {
     /// Every write to it goes through here, so that writes commit in one order and share syncs.
     public let committer: GroupCommitter
     let keys: KeyStore
+    /// What apps attached to their notifications, by content hash: what the wearable asks for.
+    public let attachments: AttachmentStore
     let localKey: StaticKeyPair
     let logger: Logger
     let owner = Mutex<(any PhoneLinkOwner)?>(nil)
@@ -73,6 +75,7 @@ public final class PhoneLink: Sendable {
     public init(directory: StateDirectory, configuration: Configuration, logger: Logger) throws {
         try directory.prepare()
         keys = KeyStore(directory: directory)
+        attachments = try AttachmentStore(in: directory)
         localKey = try StaticKeyPair(privateKey: keys.identity { StaticKeyPair.generate().privateKey })
         database = try RelayDatabase(path: directory.file("phone.sqlite"), migrations: PhoneSchema.migrations)
         committer = GroupCommitter(database: database, name: "relay-phone db")

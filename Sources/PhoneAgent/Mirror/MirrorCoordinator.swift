@@ -106,12 +106,12 @@ public final class MirrorCoordinator: Sendable {
             case .posted(let item, let replaced, _):
                 outcomes.append(
                     paired
-                        ? mirror.posted(item, replaced: replaced, locked: locked)
+                        ? mirror.posted(withAttachments(item), replaced: replaced, locked: locked)
                         : PhoneMirror.Outcome(decision: "not mirrored: no wearable is paired"))
             case .removed(let centreID, let reason):
                 outcomes.append(mirror.removed(centreID: centreID, reason: reason))
             case .scheduled(let item):
-                outcomes.append(paired ? mirror.scheduled(item) : PhoneMirror.Outcome(decision: "schedule not mirrored: no wearable is paired"))
+                outcomes.append(paired ? mirror.scheduled(withAttachments(item)) : PhoneMirror.Outcome(decision: "schedule not mirrored: no wearable is paired"))
             case .unscheduled(let appName, let identifier):
                 outcomes.append(mirror.unscheduled(appName: appName, identifier: identifier))
             case .firedOnWearable(let scheduleKey, _, _, let withdraw):
@@ -183,6 +183,8 @@ public final class MirrorCoordinator: Sendable {
     /// new partner nothing counts as mirrored any more, so the snapshot only clears its replica.
     @discardableResult
     public func startNewEpoch(items: [MirrorItem], schedules: [ScheduleItem] = [], newPartner: Bool) -> CommitTicket {
+        let items = items.map(withAttachments)
+        let schedules = schedules.map(withAttachments)
         var mirror = self.mirror.withLock { $0 }
         if newPartner { mirror.forgetMirrored() }
         let paired = link.isPaired
@@ -224,6 +226,19 @@ public final class MirrorCoordinator: Sendable {
             logger.error("mirror: could not start a new log epoch: \(error)")
         }
         return ticket
+    }
+
+    /// The item with references to its attachments in the phone's store.
+    private func withAttachments(_ item: MirrorItem) -> MirrorItem {
+        var item = item
+        item.attachments = link.attachmentReferences(item.content.attachments)
+        return item
+    }
+
+    private func withAttachments(_ item: ScheduleItem) -> ScheduleItem {
+        var item = item
+        item.attachments = link.attachmentReferences(item.content.attachments)
+        return item
     }
 
     private static func centreID(of change: CentreChange) -> String {

@@ -1,5 +1,6 @@
 public import Foundation
 public import RelayCore
+public import RelayWire
 
 /// What the mirror needs to know of a notification in the centre.
 public struct MirrorItem: Sendable, Hashable {
@@ -15,6 +16,9 @@ public struct MirrorItem: Sendable, Hashable {
     public var deliveredAt: Date
     /// The scheduled request and the occurrence it shows, when a schedule fired it.
     public var occurrence: OccurrenceOrigin?
+    /// The attachments the phone holds in its store, as the wearable may ask for them
+    /// (`MirrorCoordinator` fills them in from the store: the mirror itself does no I/O).
+    public var attachments: [Relay_V1_AttachmentRef] = []
 
     /// Creates an item.
     public init(
@@ -66,6 +70,8 @@ public struct ScheduleItem: Sendable, Hashable {
     public var scheduledAt: Date
     /// The IANA zone calendar components are matched in.
     public var timeZone: String
+    /// The attachments the phone holds in its store (filled in like `MirrorItem.attachments`).
+    public var attachments: [Relay_V1_AttachmentRef] = []
 
     /// Creates an item.
     public init(

@@ -72,7 +72,7 @@ public struct PhoneMirror: Sendable {
         guard let trigger = try? Relay_V1_Trigger(item.trigger) else {
             return Outcome(decision: "schedule not mirrored: a \(item.trigger.kind) trigger is not fired by the wearable")
         }
-        let (appKey, content) = wireContent(item.appName, item.content, item.category, into: &outcome)
+        let (appKey, content) = wireContent(item.appName, item.content, item.category, item.attachments, into: &outcome)
         let existing = schedules[item.keyName]
         var change = Relay_V1_Change()
         change.scheduleUpsert.key = existing?.key ?? keys.key(.schedule, item.keyName, assigned: &outcome.assigned)
@@ -214,7 +214,7 @@ public struct PhoneMirror: Sendable {
     }
 
     private mutating func makeUpsert(_ item: MirrorItem, existing: Mirrored?, into outcome: inout Outcome) -> Relay_V1_Upsert {
-        let (appKey, content) = wireContent(item.appName, item.content, item.category, into: &outcome)
+        let (appKey, content) = wireContent(item.appName, item.content, item.category, item.attachments, into: &outcome)
         var upsert = Relay_V1_Upsert()
         upsert.key = existing?.key ?? keys.nextNotificationKey(assigned: &outcome.assigned)
         upsert.revision = (existing?.revision ?? 0) + 1
@@ -232,7 +232,8 @@ public struct PhoneMirror: Sendable {
     /// Content on the wire with its app, category and thread keys; the app's name and the
     /// category go first, as changes of their own, when the wearable does not have them yet.
     private mutating func wireContent(
-        _ appName: String, _ content: NotificationContent, _ category: NotificationCategory?, into outcome: inout Outcome
+        _ appName: String, _ content: NotificationContent, _ category: NotificationCategory?,
+        _ attachments: [Relay_V1_AttachmentRef], into outcome: inout Outcome
     ) -> (appKey: UInt32, content: Relay_V1_Content) {
         let appKey = keys.key(.app, appName, assigned: &outcome.assigned)
         if sentApps[appKey] != appName {
@@ -257,7 +258,8 @@ public struct PhoneMirror: Sendable {
         let thread = content.threadIdentifier
         let threadKey = thread.isEmpty ? 0 : keys.key(.thread, appName + "\u{1F}" + thread, assigned: &outcome.assigned)
         let wire = Relay_V1_Content(
-            content, categoryKey: UInt32(truncatingIfNeeded: categoryKey), threadKey: UInt32(truncatingIfNeeded: threadKey))
+            content, categoryKey: UInt32(truncatingIfNeeded: categoryKey), threadKey: UInt32(truncatingIfNeeded: threadKey),
+            attachments: attachments)
         return (UInt32(truncatingIfNeeded: appKey), wire)
     }
 }

@@ -13,22 +13,25 @@ enum GoldenImage {
 
     static var updating: Bool { ProcessInfo.processInfo.environment["RELAY_UPDATE_GOLDENS"] == "1" }
 
-    /// Renders the machine's screen as the panel would show it.
-    static func screenshot(of machine: UIStateMachine) throws -> RGBImage {
+    /// Renders the machine's screen as the panel would show it, attachments' pixels from `images`.
+    static func screenshot(of machine: UIStateMachine, images: (any AttachmentImageSource)? = nil) throws -> RGBImage {
         let metrics = machine.layout.metrics
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("relay-golden-\(UUID().uuidString).fb").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let framebuffer = try Framebuffer.openFile(
             path: path, geometry: FramebufferGeometry(width: metrics.width, height: metrics.height, format: .rgb565))
         var canvas = Canvas(width: metrics.width, height: metrics.height)
-        ScreenRenderer(layout: machine.layout).render(machine.state, configuration: machine.configuration, into: &canvas)
+        ScreenRenderer(layout: machine.layout, images: images).render(machine.state, configuration: machine.configuration, into: &canvas)
         framebuffer.present(&canvas)
         return framebuffer.snapshot()
     }
 
     /// Compares the machine's screen with the golden `name`.png.
-    static func check(_ name: String, _ machine: UIStateMachine, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let actual = try screenshot(of: machine)
+    static func check(
+        _ name: String, _ machine: UIStateMachine, images: (any AttachmentImageSource)? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let actual = try screenshot(of: machine, images: images)
         let file = "\(name).png"
         if updating {
             try PNGFile.write(actual, to: sourceDirectory.appendingPathComponent(file).path)

@@ -1,0 +1,80 @@
+import Foundation
+import RelayDisplay
+import RelayTestSupport
+import Testing
+
+/// An image from notify-send's `image-path` to the wearable's long look, with both agents as
+/// processes (Docs/PHONE.md, "Images").
+@Suite struct ImageAttachmentTests {
+    /// Orange above, deep blue below: easy to find again in a screenshot.
+    static func picture(width: Int, height: Int) throws -> RGBImage {
+        var bytes: [UInt8] = []
+        for y in 0..<height {
+            for _ in 0..<width { bytes += y < height / 2 ? [250, 150, 40] : [30, 30, 120] }
+        }
+        guard let image = RGBImage(width: width, height: height, bytes: bytes) else { throw SoakFailure("bad picture size") }
+        return image
+    }
+
+    static func orangePixels(_ image: RGBImage) -> Int {
+        var count = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let pixel = image[x, y]
+                if pixel.red > 230, (130...170).contains(pixel.green), pixel.blue < 60 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    @Test(.timeLimit(.minutes(2))) func imagePathReachesTheLongLook() async throws {
+        try await withPrivateBus { bus in
+            let rig = try await Rig.make(bus: bus)
+            do {
+                try await run(rig, bus: bus)
+            } catch {
+                await rig.stopAll()
+                throw error
+            }
+            await rig.stopAll()
+        }
+    }
+
+    private func run(_ rig: Rig, bus: PrivateBus) async throws {
+        let wearable = ["--control-socket", rig.wearableSocket]
+        try await rig.startWearable()
+        try await rig.startPhone()
+        try await rig.pair()
+        try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
+
+        // A large photo: the phone reduces it to 320×213 before anything travels.
+        let path = rig.directory + "/photo.png"
+        try PNGFile.write(try Self.picture(width: 1200, height: 800), to: path)
+        _ = try await runCommand(
+            "/usr/bin/notify-send", ["-h", "string:image-path:" + path, "Photo", "From the beach"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        // Notify has replied: the phone holds its own copy, so the app's file may go at once.
+        try FileManager.default.removeItem(atPath: path)
+
+        _ = try await rig.waitUntilShown("Photo")
+        try await rig.until("the wearable stores the photo") {
+            let status = try await rig.wearableStatus()
+            return status["attachments"] as? Int == 1 && status["attachmentsWaiting"] as? Int == 0
+        }
+        let stored = try FileManager.default.contentsOfDirectory(atPath: rig.directory + "/wearable-state/attachments")
+        #expect(stored.count == 1 && stored[0].count == 64, "one file, named by its SHA-256: \(stored)")
+        let size = try PNGFile.size(ofFile: rig.directory + "/wearable-state/attachments/" + stored[0])
+        #expect(size.width == 320 && (213...214).contains(size.height), "reduced on the phone: \(size)")
+
+        // Short look first, then Select opens the long look with the photo in it.
+        let before = rig.directory + "/short.png"
+        try await rig.ctl(["screenshot", before] + wearable)
+        #expect(Self.orangePixels(try PNGFile.read(from: before)) == 0)
+        try await rig.ctl(["press", "select"] + wearable)
+        try await rig.until("the long look is up") { try await rig.wearableStatus()["screen"] as? String == "longLook" }
+        let after = rig.directory + "/long.png"
+        try await rig.ctl(["screenshot", after] + wearable)
+        let orange = Self.orangePixels(try PNGFile.read(from: after))
+        #expect(orange > 2000, "the photo's orange half is on the screen (\(orange) pixels)")
+    }
+}
