@@ -196,7 +196,8 @@ let package = Package(
             name: "relay-bench",
             dependencies: [
                 "RelayCore", "RelayExamples", "RelayWire", "RelayLink", "RelayTransport", "WearableUI",
-                "RelayTestSupport", "RelayDBus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RelayTestSupport", "RelayDBus", "RelayControl", "RelayDisplay",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSwift),
@@ -224,6 +225,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzReplica", dependencies: ["RelayFuzzing", "RelayWire", "WearableAgent"], path: "Fuzz/FuzzReplica",
             swiftSettings: strictSwift),
+        .executableTarget(
+            name: "FuzzImage", dependencies: ["RelayFuzzing", "RelayDisplay"], path: "Fuzz/FuzzImage", swiftSettings: strictSwift),
 
         // MARK: Tests.
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayExamples"], swiftSettings: strictSwift),
@@ -235,7 +238,7 @@ let package = Package(
             dependencies: [
                 "relayctl", "relay-phone", "relay-wearable",
                 "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig", "FuzzNotifyCall",
-                "FuzzReplica", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore",
+                "FuzzReplica", "FuzzImage", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore",
             ],
             swiftSettings: strictSwift),
         .testTarget(

@@ -17,11 +17,11 @@ final class LoopbackAgents: Sendable {
 
     /// Starts both agents from `binDirectory` with their state in `directory`; the wearable
     /// writes its present trace to `trace`. `linkThrough` gets the wearable's link socket and
-    /// returns the one relay-phone connects to (a `LinkSwitch` in front of it); by default the
-    /// phone connects to the wearable directly.
+    /// returns the one relay-phone connects to (a `LinkSwitch` or the link simulator in front of
+    /// it, listening by the time it returns); by default the phone connects to the wearable directly.
     static func start(
         binDirectory: String, bus: String, directory: String, trace: String,
-        linkThrough: (String) throws -> String = { $0 }
+        linkThrough: (String) async throws -> String = { $0 }
     ) async throws -> LoopbackAgents {
         let wearablePath = try executable("relay-wearable", in: binDirectory)
         let phonePath = try executable("relay-phone", in: binDirectory)
@@ -44,7 +44,7 @@ final class LoopbackAgents: Sendable {
         let linkSocket: String
         do {
             let ready = try await readyLine(of: wearable, "relay-wearable")
-            linkSocket = try linkThrough(field("link socket", in: ready) ?? directory + "/wearable/wearable-link.sock")
+            linkSocket = try await linkThrough(field("link socket", in: ready) ?? directory + "/wearable/wearable-link.sock")
         } catch {
             await wearable.stop()
             throw error

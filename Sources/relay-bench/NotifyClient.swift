@@ -7,8 +7,9 @@ struct NotifyClient: Sendable {
 
     /// Posts a plain notification (as notify-send sends one: an urgency hint) that never
     /// expires, so it stays until closed; returns the server's id for it. With `replacing`, it
-    /// updates that notification in place (`replaces_id`).
-    func notify(title: String, replacing: UInt32 = 0) async throws -> UInt32 {
+    /// updates that notification in place (`replaces_id`); `hints` go beside the urgency (an
+    /// `image-path`, for instance).
+    func notify(title: String, replacing: UInt32 = 0, hints: [DBusDictionaryEntry] = []) async throws -> UInt32 {
         let reply = try await connection.call(
             destination: NotifyLoad.busName, path: NotifyLoad.path, interface: NotifyLoad.busName, method: "Notify",
             arguments: [
@@ -16,7 +17,7 @@ struct NotifyClient: Sendable {
                 .array([String]()),
                 .dictionary(
                     keySignature: .string, valueSignature: .variant,
-                    entries: [DBusDictionaryEntry(key: .string("urgency"), value: .variant(.byte(1)))]),
+                    entries: [DBusDictionaryEntry(key: .string("urgency"), value: .variant(.byte(1)))] + hints),
                 .int32(0),
             ])
         return try reply.decode(0, as: UInt32.self)
