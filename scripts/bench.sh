@@ -15,8 +15,8 @@ bash scripts/bootstrap.sh
 # Static Swift runtime and Foundation: the agents' resident memory is mostly code pages (issue #6).
 build=(swift build -c release --static-swift-stdlib)
 if [[ -n "${RELAY_BENCH_SCRATCH_PATH:-}" ]]; then build+=(--scratch-path "$RELAY_BENCH_SCRATCH_PATH"); fi
-# idle-rss measures relay-wearable, notify relay-phone, and e2e and catch-up both with relayctl
-# pairing them; each expects them beside relay-bench.
+# idle-rss measures relay-wearable, notify relay-phone, and e2e, catch-up and bulk both with
+# relayctl pairing them; each expects them beside relay-bench.
 for product in relay-bench relay-wearable relay-phone relayctl; do
   "${build[@]}" --product "$product" 2>&1 | tail -n 1
 done
@@ -58,6 +58,7 @@ if [[ -n "$quick" ]]; then
   # shellcheck disable=SC2086 # the options are meant to split into words
   benchmark e2e --seconds 5 --stream 2000 --open 0 --idle-seconds 10 ${RELAY_BENCH_E2E:-}
   benchmark catch-up --rounds 1
+  benchmark bulk --seconds 5
 else
   benchmark link
   benchmark link-cost
@@ -69,6 +70,9 @@ else
   # shellcheck disable=SC2086 # the options are meant to split into words
   benchmark e2e ${RELAY_BENCH_E2E:-}
   benchmark catch-up
+  # Alerts over the simulated RFCOMM link with an image attachment in flight (issue #9); about
+  # a minute and a half.
+  benchmark bulk --seconds 30
 fi
 
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"

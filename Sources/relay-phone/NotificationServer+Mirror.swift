@@ -36,13 +36,17 @@ extension NotificationServer {
     /// Hands what changed in the centre since `before` to the mirror, with the lock held so
     /// the log keeps the centre's order. With `seq`, the change is the effect of that entry of
     /// the wearable's log and commits with its cursor.
+    /// `then` runs once the changes are on disk (at once without a mirror), in the order of the calls.
     func mirrorChanges(
         since before: Snapshot, _ state: inout State, signals: [NotificationSignal], by side: ActingSide,
-        applying seq: UInt64? = nil, also extra: [MirrorCoordinator.CentreChange] = []
+        applying seq: UInt64? = nil, also extra: [MirrorCoordinator.CentreChange] = [], then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket? {
         // Taken whether or not anything is mirrored, so the journal never grows.
         let changed = state.centre.takeChanges()
-        guard let mirror else { return nil }
+        guard let mirror else {
+            then?()
+            return nil
+        }
         // The apps' categories and scheduled requests change rarely; stored when they do.
         let apps = state.centre.apps != before.apps ? AppRequestsRecord(state.centre.apps).encoded() : nil
         var reasons: [UInt32: CloseReason] = [:]
@@ -63,8 +67,10 @@ extension NotificationServer {
         }
         if apps != nil { changes += scheduleChanges(from: before.apps.pending, to: state.centre.apps) }
         changes += extra
-        guard !changes.isEmpty || seq != nil || apps != nil else { return nil }
-        return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps)
+        // Something to run after the commit goes through the committer even with nothing to
+        // store, so that it keeps its place among the others.
+        guard !changes.isEmpty || seq != nil || apps != nil || then != nil else { return nil }
+        return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps, then: then)
     }
 
     /// The scheduled requests added, replaced or gone between two pending lists, for the
@@ -83,17 +89,6 @@ extension NotificationServer {
             changes.append(.unscheduled(appName: request.appID, identifier: request.request.identifier))
         }
         return changes
-    }
-
-    /// Waits (blocking this thread, never the committer's) until a change is on disk, before
-    /// whoever caused it is answered.
-    func awaitCommit(_ ticket: CommitTicket?) {
-        do {
-            try ticket?.waitBlocking()
-        } catch {
-            // The centre has changed already; the wearable catches up through the next snapshot.
-            log("relay-phone: could not store a change: \(error)")
-        }
     }
 }
 
@@ -132,9 +127,10 @@ extension NotificationServer: PhoneLinkOwner {
             } else {
                 log("relay-phone: the wearable answered notification key \(response.notificationKey), which is gone")
             }
+            retireTimers(of: signals, &state)
             let ticket = mirrorChanges(since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq)
             try ticket?.waitBlocking()
-            emit(signals, &state)
+            send(signals)
         }
     }
 

@@ -60,17 +60,28 @@ final class NotificationServer: Sendable {
 
     /// Runs `body` on the centre under the one lock, emits the signals it returns and returns its result:
     /// the way in for both interfaces (and Relay's own API, RichNotificationService.swift).
+    ///
+    /// The signals leave once the change is on disk — in the order the centre decided them, because
+    /// the committer runs what follows each commit in queue order — so an app never hears of a
+    /// close or an action that a crash then undoes. Without a disk (the commit failed) they leave
+    /// anyway: the centre has changed.
     func withCentre<Result, Failure: Error>(
         _ body: (inout NotificationCentre) throws(Failure) -> (signals: [NotificationSignal], result: Result)
     ) throws(Failure) -> Result {
-        let (result, ticket) = try state.withLock { (state) throws(Failure) in
+        let (result, signals, ticket) = try state.withLock {
+            (state) throws(Failure) -> (Result, [NotificationSignal], CommitTicket?) in
             let before = Snapshot(state.centre)
             let (signals, result) = try body(&state.centre)
-            let ticket = mirrorChanges(since: before, &state, signals: signals, by: .phone)
-            emit(signals, &state)
-            return (result, ticket)
+            retireTimers(of: signals, &state)
+            let ticket = mirrorChanges(since: before, &state, signals: signals, by: .phone, then: announcement(of: signals))
+            return (result, signals, ticket)
         }
-        awaitCommit(ticket)
+        do {
+            try ticket?.waitBlocking()
+        } catch {
+            log("relay-phone: could not store a change: \(error)")
+            send(signals)
+        }
         return result
     }
 
@@ -156,7 +167,19 @@ final class NotificationServer: Sendable {
     // MARK: Signals
 
     /// Emits signals with the lock held; a closed notification's timer goes with it.
-    func emit(_ signals: [NotificationSignal], _ state: inout State) {
+    /// Cancels the expiry timers of the notifications the signals close.
+    func retireTimers(of signals: [NotificationSignal], _ state: inout State) {
+        for case .closed(let id, _) in signals { state.timers.removeValue(forKey: id)?.cancel() }
+    }
+
+    /// Emitting the signals, to run once their change is stored; `nil` for none.
+    func announcement(of signals: [NotificationSignal]) -> (@Sendable () -> Void)? {
+        guard !signals.isEmpty else { return nil }
+        return { @Sendable [self] in send(signals) }
+    }
+
+    /// Emits the signals on the bus.
+    func send(_ signals: [NotificationSignal]) {
         for signal in signals {
             let (name, arguments): (String, [DBusValue]) =
                 switch signal {
@@ -165,7 +188,6 @@ final class NotificationServer: Sendable {
                 case .closed(let id, let reason): ("NotificationClosed", [.uint32(id), .uint32(reason.rawValue)])
                 case .response: ("Response", [])
                 }
-            if case .closed(let id, _) = signal { state.timers.removeValue(forKey: id)?.cancel() }
             do {
                 if case .response(let response) = signal {
                     // Relay's own API answers the app that posted, and nobody else.

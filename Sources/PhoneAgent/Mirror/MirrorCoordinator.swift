@@ -95,9 +95,14 @@ public final class MirrorCoordinator: Sendable {
     ///
     /// The mirror's state moves at once (the caller holds the centre's lock, so changes keep
     /// the centre's order); the write is queued for the next group commit, and the entries go
-    /// to the link once it is committed. Wait on the ticket before answering anyone.
+    /// to the link once it is committed. Wait on the ticket before answering anyone. `then`
+    /// runs after the commit, in the order of the calls (the apps' signals, which must not
+    /// announce what a crash could still undo).
     @discardableResult
-    public func record(_ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil, apps: Data? = nil) -> CommitTicket {
+    public func record(
+        _ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil, apps: Data? = nil,
+        then: (@Sendable () -> Void)? = nil
+    ) -> CommitTicket {
         let paired = link.isPaired
         var mirror = self.mirror.withLock { $0 }
         var outcomes: [PhoneMirror.Outcome] = []
@@ -176,6 +181,7 @@ public final class MirrorCoordinator: Sendable {
             entries.withLock { $0 = appended }
         } after: {
             link.send(entries.withLock { $0 })
+            then?()
         }
     }
 
