@@ -183,6 +183,19 @@ public final class WearableLink: Sendable {
             linkChanged()
             present([.link(.outOfRange), .pairingFinished])
         }
+        if case .failed(.peerNeedsSnapshot) = outcome { startNewEventLog() }
+    }
+
+    /// The phone lost its place in the wearable's log (its database was reset), and entries it
+    /// lacks are gone as acknowledged: the log starts a new epoch with what is still
+    /// unacknowledged, so the phone's next connection starts from 1 instead of failing again.
+    private func startNewEventLog() {
+        do {
+            let epoch = try state.withLock { _ in try database.write { db in try LinkLogTables.startNewEpochKeepingUnacknowledged(db) } }
+            logger.notice("the phone lost its place in the wearable's log; a new log epoch begins", metadata: ["epoch": "\(epoch)"])
+        } catch {
+            logger.error("could not start a new log epoch: \(error)")
+        }
     }
 
     /// A connection's session is up: it becomes the current one, and older ones close.

@@ -92,6 +92,21 @@ public enum LinkLogTables {
         return epoch
     }
 
+    /// Starts a new outbound epoch that keeps the entries not yet acknowledged, numbered from 1
+    /// (the wearable's answer to a phone that lost its cursor of the wearable's log: there is no
+    /// snapshot of events, and what was not acknowledged must still arrive). Returns the new epoch.
+    @discardableResult
+    public static func startNewEpochKeepingUnacknowledged(_ db: Database) throws -> UInt64 {
+        let epoch = freshEpoch()
+        let acknowledged = Int64(try State.fetch(db).acknowledgedThrough)
+        // Through negative numbers, so that no renumbered entry meets one not yet renumbered.
+        try db.execute(sql: "UPDATE outbound SET seq = ? - seq", arguments: [acknowledged])
+        try db.execute(sql: "UPDATE outbound SET seq = -seq")
+        try db.execute(
+            sql: "UPDATE link_state SET own_epoch = ?, acknowledged_through = 0", arguments: [Int64(bitPattern: epoch)])
+        return epoch
+    }
+
     /// Forgets the peer's log and this side's unsent entries (unpairing).
     public static func reset(_ db: Database) throws {
         try startNewEpoch(db)
