@@ -6,8 +6,8 @@ import RelayFreedesktop
 /// answers to its apps) survive a restart of relay-phone. JSON, so that a field added later
 /// is simply absent in older records.
 ///
-/// The expiry is not kept: after a restart a notification waits to be dismissed, which is
-/// what `persistence` promises anyway.
+/// The expiry is kept as a wall-clock date (the centre's monotonic instants mean nothing
+/// after a restart): a notification restored after its time expires at once.
 public struct CentreRecord: Codable, Sendable, Hashable {
     /// The centre id.
     public private(set) var id: UInt32
@@ -21,6 +21,9 @@ public struct CentreRecord: Codable, Sendable, Hashable {
     var rich: RichRecord?
     /// When it was delivered, for the wearable.
     public var deliveredAt: Date
+    /// When it expires (`expire_timeout`); `nil` for never, and in records written before
+    /// expiries were kept.
+    public var expiresAt: Date?
 
     struct RichRecord: Codable, Sendable, Hashable {
         var appID: String
@@ -32,8 +35,12 @@ public struct CentreRecord: Codable, Sendable, Hashable {
         var occurrence: ScheduledOccurrence?
     }
 
-    /// The record of a notification.
-    public init(_ notification: DeliveredNotification, deliveredAt: Date) {
+    /// The record of a notification; its expiry is turned into a wall-clock date by the two
+    /// clocks' readings at `now`.
+    public init(
+        _ notification: DeliveredNotification, deliveredAt: Date, now: (wall: Date, monotonic: ContinuousClock.Instant)
+    ) {
+        expiresAt = notification.expiresAt.map { now.wall.addingTimeInterval(Self.seconds(now.monotonic.duration(to: $0))) }
         id = notification.id
         appName = notification.appName
         content = notification.content
@@ -50,9 +57,15 @@ public struct CentreRecord: Codable, Sendable, Hashable {
         self.deliveredAt = deliveredAt
     }
 
-    /// The notification again.
-    public var notification: DeliveredNotification {
-        DeliveredNotification(restoring: self)
+    /// The notification again, its expiry (if any) counted from the two clocks' readings at `now`.
+    public func notification(now: (wall: Date, monotonic: ContinuousClock.Instant)) -> DeliveredNotification {
+        var notification = DeliveredNotification(restoring: self)
+        notification.expiresAt = expiresAt.map { now.monotonic.advanced(by: .seconds(max(0, $0.timeIntervalSince(now.wall)))) }
+        return notification
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The record as stored.

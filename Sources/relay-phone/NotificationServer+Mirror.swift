@@ -59,7 +59,7 @@ extension NotificationServer {
                 changes.append(
                     .posted(
                         MirrorItem(notification, deliveredAt: date), replaced: existed,
-                        record: CentreRecord(notification, deliveredAt: date).encoded()))
+                        record: CentreRecord(notification, deliveredAt: date, now: (Date(), .now)).encoded()))
             } else if existed {
                 state.deliveredDates[id] = nil
                 changes.append(.removed(centreID: id, reason: side.removeReason(reasons[id])))

@@ -39,9 +39,17 @@ final class NotificationServer: Sendable {
         self.log = log
         self.mirror = mirror
         self.isLocked = isLocked
-        var state = State(centre: NotificationCentre(restoring: restored.map(\.notification), apps: restoredApps))
+        let now = (wall: Date(), monotonic: ContinuousClock.now)
+        var state = State(
+            centre: NotificationCentre(restoring: restored.map { $0.notification(now: now) }, apps: restoredApps))
         for record in restored { state.deliveredDates[record.id] = record.deliveredAt }
         self.state = Mutex(state)
+        // Restored expiries wait again; one whose time passed while the agent was down closes now.
+        self.state.withLock { state in
+            for notification in state.centre.list {
+                if let deadline = notification.expiresAt { state.timers[notification.id] = expiryTimer(until: deadline) }
+            }
+        }
     }
 
     /// Takes attached images into the phone's store for the wearable; `nil` without a mirror.

@@ -72,7 +72,7 @@ struct RelayPhone: AsyncParsableCommand {
         }
 
         // Images of notifications that left while the agent was down (or before a crash) go now.
-        let attachmentsInUse = restored.flatMap(\.notification.content.attachments)
+        let attachmentsInUse = restored.flatMap { $0.notification(now: (Date(), .now)).content.attachments }
             + restoredApps.pending.list().flatMap(\.request.content.attachments)
         let swept = link.attachments.sweep(keeping: Set(attachmentsInUse.compactMap { AttachmentDigest(url: $0.url) }))
         if swept > 0 { log("relay-phone: \(swept) stored attachments no notification refers to any more were deleted") }

@@ -73,6 +73,48 @@ import Testing
         }
     }
 
+    @Test(.timeLimit(.minutes(1))) func expiriesSurviveAKill() async throws {
+        try await withPrivateBus { bus in
+            let directory = "/tmp/relay-restart-test-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let socket = directory + "/phone.sock"
+            let arguments = [
+                "--transport", "loopback", "--bus", bus.address, "--control-socket", socket,
+                "--state-directory", directory + "/state", "--peer", directory + "/link",
+            ]
+            let first = try await Self.start(arguments)
+            let client = try await DBusConnection.connect(to: .address(bus.address))
+            var closed = try await client.signals(
+                matching: .signal(interface: "org.freedesktop.Notifications", member: "NotificationClosed")
+            ).makeAsyncIterator()
+            func notify(_ title: String, expiring milliseconds: Int32) async throws -> UInt32 {
+                try await client.call(
+                    destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                    interface: "org.freedesktop.Notifications", method: "Notify",
+                    arguments: [
+                        .string("notify-send"), .uint32(0), .string(""), .string(title), .string(""), .array([String]()),
+                        .dictionary(keySignature: .string, valueSignature: .variant, entries: []), .int32(milliseconds),
+                    ]
+                ).decode(0, as: UInt32.self)
+            }
+            let soon = try await notify("Soon", expiring: 1500)
+            let later = try await notify("Later", expiring: 600_000)
+            // Killed before the first expiry: only the stored record can make it happen.
+            await first.stop(SIGKILL)
+
+            let second = try await Self.start(arguments)
+            let signal = await closed.next()
+            #expect(signal?.arguments == [.uint32(soon), .uint32(1)], "the restored expiry fired: \(String(describing: signal))")
+            let delivered = try await runCommand(RelayCtlTests.binary("relayctl").path, ["delivered", "--control-socket", socket])
+            #expect(!delivered.output.contains("\tSoon"), "\(delivered.output)")
+            #expect(delivered.output.contains("\(later)\tnotify-send\tLater"), "the later one still waits: \(delivered.output)")
+            await client.close()
+            kill(second.pid, SIGTERM)
+            #expect(await second.wait() == 0)
+        }
+    }
+
     private static func start(_ arguments: [String]) async throws -> ChildProcess {
         let phone = try ChildProcess(RelayCtlTests.binary("relay-phone").path, arguments)
         var lines = phone.lines.makeAsyncIterator()
