@@ -81,22 +81,53 @@ public final class ControlListener: Sendable {
     public func serveOne(
         timeoutMilliseconds: Int32, _ handle: (ControlRequest) -> ControlResponse
     ) -> ControlOutcome? {
+        switch accept(timeoutMilliseconds: timeoutMilliseconds) {
+        case .none: nil
+        case .failed(let error): .failed(error)
+        case .connection(let connection): serve(accepted: connection, handle)
+        }
+    }
+
+    /// What `accept` came to.
+    public enum Accepted: Sendable {
+        /// A connection, to pass to `serve(accepted:_:)`, which closes it.
+        case connection(Int32)
+        /// No one connected (or the client gave up before it was accepted).
+        case none
+        /// A system call failed.
+        case failed(SystemError)
+    }
+
+    /// Accepts one connection (waiting as `serveOne` does) without reading from it, so that an
+    /// agent can answer it on another thread: a request that takes long (pairing waits for the
+    /// user) then keeps no other request waiting.
+    public func accept(timeoutMilliseconds: Int32) -> Accepted {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         do {
-            guard try SystemError.retrying("poll(\(path))", { poll(&poller, 1, timeoutMilliseconds) }) > 0 else { return nil }
+            guard try SystemError.retrying("poll(\(path))", { poll(&poller, 1, timeoutMilliseconds) }) > 0 else { return .none }
         } catch { return .failed(error) }
-        let connection: Int32
         do throws(SystemError) {
-            connection = try SystemError.retrying("accept(\(path))") { accept(descriptor, nil, nil) }
+            let connection = try SystemError.retrying("accept(\(path))") { Glibc.accept(descriptor, nil, nil) }
             // Glibc's module hides accept4 (a _GNU_SOURCE declaration), so close-on-exec comes a
             // moment later; the agent spawns no children, so nothing can inherit it meanwhile.
-            try SystemError.retrying("fcntl(FD_CLOEXEC)") { fcntl(connection, F_SETFD, FD_CLOEXEC) }
+            do {
+                try SystemError.retrying("fcntl(FD_CLOEXEC)") { fcntl(connection, F_SETFD, FD_CLOEXEC) }
+            } catch {
+                Glibc.close(connection)
+                throw error
+            }
+            return .connection(connection)
         } catch where error.code == EAGAIN || error.code == EWOULDBLOCK || error.code == ECONNABORTED {
             // The client gave up between poll and accept.
-            return nil
+            return .none
         } catch {
             return .failed(error)
         }
+    }
+
+    /// Serves a connection `accept` returned: checks the peer, reads its request, answers with
+    /// `handle`'s response and closes it.
+    public func serve(accepted connection: Int32, _ handle: (ControlRequest) -> ControlResponse) -> ControlOutcome {
         defer { Glibc.close(connection) }
         return serve(connection, handle)
     }

@@ -3,6 +3,7 @@ import Glibc
 import RelayCLI
 import RelayControl
 import RelaySystem
+import Synchronization
 
 /// Serves the control socket on a thread of its own until a stop signal (or a stop request),
 /// because `ControlListener` works with plain blocking system calls, which must not occupy the
@@ -22,8 +23,8 @@ enum ControlThread {
     }
 
     private static func loop(
-        listener: ControlListener, signals: ShutdownSignals, log: @Sendable (String) -> Void,
-        handle: (ControlRequest) -> ControlResponse
+        listener: ControlListener, signals: ShutdownSignals, log: @escaping @Sendable (String) -> Void,
+        handle: @escaping @Sendable (ControlRequest) -> ControlResponse
     ) {
         while true {
             var polled = [signals.descriptor, listener.descriptor].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
@@ -34,9 +35,37 @@ enum ControlThread {
                 return
             }
             if polled[0].revents != 0 { return }
-            if polled[1].revents != 0, let outcome = listener.serveOne(timeoutMilliseconds: 0, handle) {
-                log(outcome.description)
+            guard polled[1].revents != 0 else { continue }
+            switch listener.accept(timeoutMilliseconds: 0) {
+            case .none: continue
+            case .failed(let error): log(ControlOutcome.failed(error).description)
+            case .connection(let connection): dispatch(connection, listener: listener, log: log, handle: handle)
             }
+        }
+    }
+
+    /// Requests answered on threads of their own at most at once; beyond that, on this thread.
+    static let maximumWorkers = 4
+    private static let workers = Mutex(0)
+
+    /// Answers a connection on a thread of its own, so that one that takes long (`pair` waits
+    /// up to three minutes for the user) keeps `status` and the rest answered meanwhile.
+    private static func dispatch(
+        _ connection: Int32, listener: ControlListener, log: @escaping @Sendable (String) -> Void,
+        handle: @escaping @Sendable (ControlRequest) -> ControlResponse
+    ) {
+        let started = workers.withLock { count in
+            guard count < maximumWorkers else { return false }
+            count += 1
+            return true
+        }
+        guard started else {
+            log(listener.serve(accepted: connection, handle).description)
+            return
+        }
+        Thread.detachNewThread {
+            log(listener.serve(accepted: connection, handle).description)
+            workers.withLock { $0 -= 1 }
         }
     }
 }
