@@ -170,7 +170,7 @@ let package = Package(
             dependencies: [
                 "RelayBluetooth",
                 "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayLockWatch",
-                "RelayStore", "RelayWire", "PhoneAgent",
+                "RelayStore", "RelaySystem", "RelayWire", "PhoneAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift, linkerSettings: agentLinking),
@@ -263,6 +263,7 @@ let package = Package(
                 "PhoneAgent", "WearableAgent", "RelayTestSupport", "RelayDisplay", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift),
+        .testTarget(name: "RelaySystemTests", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
         .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),
         .testTarget(name: "RelayInputTests", dependencies: ["RelayInput", "RelaySystem"], swiftSettings: strictSwift),

@@ -6,6 +6,7 @@ import RelayCore
 import RelayDBus
 import RelayLockWatch
 import RelayStore
+import RelaySystem
 import PhoneAgent
 
 /// `relay-phone`: the phone-side agent.
@@ -104,6 +105,8 @@ struct RelayPhone: AsyncParsableCommand {
 
         let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
+        // Start-up is over: its code need not stay resident (StartupPages.swift).
+        StartupPages.release()
         // A lost bus stops the agent as a signal would, through the same clean path.
         let watcher = Task {
             _ = try? await connection.waitUntilDisconnected()

@@ -107,6 +107,8 @@ final class WearableRuntime {
         let ready =
             "ready: control socket \(listener.path), \(listening), framebuffer \(framebuffer.path) (\(framebuffer.geometry))\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
+        // Start-up is over: its code need not stay resident (StartupPages.swift).
+        StartupPages.release()
         while true {
             // A device that went away (end of file) is no longer polled: it would be readable for ever.
             let keys = input.map { $0.isAtEnd ? [] : $0.descriptors } ?? []
