@@ -48,14 +48,18 @@ public struct LongLookPosition: Hashable, Sendable {
 public struct PairingPosition: Hashable, Sendable {
     /// The 6-digit code.
     public var code: String
+    /// Whether the code is BlueZ's bonding passkey (Bluetooth's own pairing, first) rather than
+    /// Relay's code (the pairing of the two agents, after it): the screen says which.
+    public var isBluetoothPasskey: Bool
     /// Whether Confirm (rather than Reject) has the focus.
     public var confirmFocused: Bool
     /// Whether the user answered and the screen waits for the other side.
     public var answered: Bool
 
     /// Creates a position.
-    public init(code: String, confirmFocused: Bool = true, answered: Bool = false) {
+    public init(code: String, isBluetoothPasskey: Bool = false, confirmFocused: Bool = true, answered: Bool = false) {
         self.code = code
+        self.isBluetoothPasskey = isBluetoothPasskey
         self.confirmFocused = confirmFocused
         self.answered = answered
     }

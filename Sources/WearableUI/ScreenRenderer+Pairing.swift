@@ -5,9 +5,14 @@ extension ScreenRenderer {
     /// The pairing code with Reject and Confirm, or a waiting line once answered.
     func drawPairing(_ pairing: PairingPosition, into canvas: inout Canvas) {
         let width = metrics.contentWidth
-        line("Pair with phone?", style: metrics.title, x: metrics.margin, top: metrics.px(16), maxWidth: width,
+        // Bluetooth's passkey comes first, Relay's code after it: the titles tell the two apart.
+        let (title, hintText) =
+            pairing.isBluetoothPasskey
+            ? ("Bluetooth pairing", "Confirm if the phone shows the same passkey")
+            : ("Pair with phone?", "Confirm if the phone shows the same code")
+        line(title, style: metrics.title, x: metrics.margin, top: metrics.px(16), maxWidth: width,
              alignment: .center, color: theme.primary, into: &canvas)
-        let hint = typesetter.layout("Confirm if the phone shows the same code", style: metrics.caption, maxWidth: width, maxLines: 2)
+        let hint = typesetter.layout(hintText, style: metrics.caption, maxWidth: width, maxLines: 2)
         typesetter.draw(hint, style: metrics.caption, x: metrics.margin, top: metrics.px(44), width: width, alignment: .center,
                         color: theme.secondary, into: &canvas)
 

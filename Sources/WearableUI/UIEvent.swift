@@ -63,6 +63,8 @@ public enum UIEvent: Hashable, Sendable {
     case previewsHidden(Bool)
     /// Pairing started: show this 6-digit code for the user to compare.
     case pairingCode(String)
+    /// Bluetooth bonding (BlueZ's agent) asks to confirm this 6-digit passkey.
+    case bluetoothPasskey(String)
     /// Pairing ended (confirmed on both sides, rejected, or timed out).
     case pairingFinished
     /// An attachment's file is stored on the wearable as a PNG of `width` × `height` pixels;

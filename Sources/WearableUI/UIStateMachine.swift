@@ -52,6 +52,9 @@ public struct UIStateMachine {
         case .pairingCode(let code):
             removeScreens { if case .pairing = $0 { true } else { false } }
             push(.pairing(PairingPosition(code: code)))
+        case .bluetoothPasskey(let passkey):
+            removeScreens { if case .pairing = $0 { true } else { false } }
+            push(.pairing(PairingPosition(code: passkey, isBluetoothPasskey: true)))
         case .pairingFinished:
             removeScreens { if case .pairing = $0 { true } else { false } }
         case .attachmentStored(let url, let width, let height):

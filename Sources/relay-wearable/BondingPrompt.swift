@@ -39,7 +39,7 @@ final class BondingPrompt: Sendable {
                     return true
                 }
                 if shown {
-                    present([.pairingCode(passkey)])
+                    present([.bluetoothPasskey(passkey)])
                 } else {
                     continuation.resume(returning: false)
                 }

@@ -109,4 +109,19 @@ import WearableUI
         machine.feed(.pairingCode("482915"))
         try GoldenImage.check("pairing", machine)
     }
+
+    @Test("BlueZ's bonding passkey is titled as Bluetooth's, so it is not taken for Relay's code")
+    func bluetoothPasskey() throws {
+        var machine = try makeMachine()
+        machine.feed(.bluetoothPasskey("482915"))
+        guard case .pairing(let position) = machine.state.screen else {
+            Issue.record("not on the pairing screen: \(machine.state.screen)")
+            return
+        }
+        #expect(position.isBluetoothPasskey && position.code == "482915")
+        try GoldenImage.check("pairing-bluetooth-passkey", machine)
+        var relay = try makeMachine()
+        relay.feed(.pairingCode("482915"))
+        #expect(try GoldenImage.screenshot(of: machine) != GoldenImage.screenshot(of: relay))
+    }
 }
