@@ -2,7 +2,8 @@
 # The chaos soak: the reliability rig (Tests/RelayCtlTests/ReliabilityTests.swift) run again
 # and again, with random notifications, updates, removals, actions, replies, dismissals, link
 # drops and kill -9 of either agent, each run checked: lost, duplicated, stale, shown after
-# removal, repeated alerts, undelivered and repeated responses must all be 0.
+# removal, repeated alerts, undelivered and repeated responses, and pictures missing on the
+# wearable must all be 0.
 #   scripts/chaos.sh [SECONDS] [SEED]      (defaults: 180 s; a random seed)
 # Runs are seeded SEED, SEED+1, …; a failing run prints the seed that replays it:
 #   RELAY_SOAK_SEED=N swift test --filter ReliabilityTests

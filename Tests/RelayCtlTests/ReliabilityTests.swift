@@ -1,4 +1,5 @@
 import Foundation
+import RelayDisplay
 import RelayCore
 import RelayDBus
 import RelayTestSupport
@@ -50,6 +51,8 @@ private struct Soak {
         var title: String
         var revision: Int
         var kind: Kind
+        /// The `image-path` hint, on some: one of a few pictures shared between notifications.
+        var image: String?
         var body: String { "\(title) revision \(revision)" }
         var actions: [String] {
             switch kind {
@@ -77,6 +80,21 @@ private struct Soak {
             for await message in stream { heard.append([Self.heard(message)]) }
         }
         defer { recorder.cancel() }
+
+        // A few pictures that new notifications carry now and then: the phone takes each in, the
+        // wearable fetches each once however many notifications show it.
+        let pictures = try (0..<3).map { index -> String in
+            let path = rig.directory + "/picture-\(index).png"
+            let colour: [UInt8] = [[200, 60, 40], [40, 160, 90], [50, 70, 210]][index]
+            guard let image = RGBImage(width: 48 + index * 16, height: 32, bytes: Array((0..<((48 + index * 16) * 32)).map { _ in colour }.joined()))
+            else { throw SoakFailure("bad picture size") }
+            try PNGFile.write(image, to: path)
+            return path
+        }
+        func picture() -> String? {
+            let roll = Int.random(in: 0..<10, using: &random)
+            return roll < pictures.count ? pictures[roll] : nil
+        }
 
         try await rig.startWearable()
         try await rig.startPhone()
@@ -134,11 +152,11 @@ private struct Soak {
         func burst() async throws {
             let titles = (1...Self.burst).map { "n\(counter + $0)" }
             counter += Self.burst
-            let kinds = titles.map { _ in Posted.Kind.allCases[Int.random(in: 0..<3, using: &random)] }
+            let kinds = titles.map { _ in (Posted.Kind.allCases[Int.random(in: 0..<3, using: &random)], picture()) }
             let posted = try await withThrowingTaskGroup(of: Posted.self) { group in
-                for (title, kind) in zip(titles, kinds) {
+                for (title, (kind, image)) in zip(titles, kinds) {
                     group.addTask {
-                        var posted = Posted(id: 0, title: title, revision: 1, kind: kind)
+                        var posted = Posted(id: 0, title: title, revision: 1, kind: kind, image: image)
                         posted.id = try await Notifications.notify(client, posted, replacing: 0)
                         return posted
                     }
@@ -211,7 +229,7 @@ private struct Soak {
             } else {
                 counter += 1
                 let kind = Posted.Kind.allCases[Int.random(in: 0..<3, using: &random)]
-                var posted = Posted(id: 0, title: "n\(counter)", revision: 1, kind: kind)
+                var posted = Posted(id: 0, title: "n\(counter)", revision: 1, kind: kind, image: picture())
                 posted.id = try await Notifications.notify(client, posted, replacing: 0)
                 live[posted.title] = posted
                 order.append(posted.title)
@@ -226,6 +244,7 @@ private struct Soak {
         var tally = Tally()
         try await checkWearable(live: live, gone: gone, counts: counts, tally: &tally)
         try await checkPhone(live: live)
+        try await checkImages(live: live, tally: &tally)
         try await checkSignals(client: client, heard: heard, expected: expected, tally: &tally)
         // One line for `make chaos`'s checker: every figure must be 0.
         print("relay soak result: seed \(seed): \(tally)")
@@ -234,11 +253,12 @@ private struct Soak {
     /// What went wrong, counted, for `make chaos`.
     struct Tally: CustomStringConvertible {
         var lost = 0, duplicated = 0, stale = 0, shownAfterRemoval = 0, repeatedAlerts = 0
-        var undeliveredResponses = 0, repeatedResponses = 0
+        var undeliveredResponses = 0, repeatedResponses = 0, missingImages = 0
 
         var description: String {
             "lost \(lost), duplicated \(duplicated), stale \(stale), shown after removal \(shownAfterRemoval), "
-                + "repeated alerts \(repeatedAlerts), undelivered responses \(undeliveredResponses), repeated responses \(repeatedResponses)"
+                + "repeated alerts \(repeatedAlerts), undelivered responses \(undeliveredResponses), repeated responses \(repeatedResponses), "
+                + "missing images \(missingImages)"
         }
     }
 
@@ -280,6 +300,20 @@ private struct Soak {
         // Drops and kills end links; nothing else may: a violation is a bug that resending hid.
         let failures = rig.linkFailures()
         #expect(failures.isEmpty, "\(context): links failed: \(failures.prefix(5))")
+    }
+
+    /// Every picture a live notification carries is on the wearable, whole, and nothing else is.
+    private func checkImages(live: [String: Posted], tally: inout Tally) async throws {
+        let wanted = Set(live.values.compactMap(\.image)).count
+        try await rig.until("the wearable has every picture", timeout: .seconds(30)) {
+            try await rig.wearableStatus()["attachmentsWaiting"] as? Int == 0
+        }
+        let status = try await rig.wearableStatus()
+        let stored = status["attachments"] as? Int ?? -1
+        tally.missingImages = max(0, wanted - stored)
+        #expect(stored == wanted, "seed \(seed): \(stored) pictures on the wearable for \(wanted) in live notifications")
+        let files = try FileManager.default.contentsOfDirectory(atPath: rig.directory + "/wearable-state/attachments")
+        #expect(files.count == wanted, "seed \(seed): the wearable keeps \(files.sorted()) for \(wanted) pictures in use")
     }
 
     /// The phone's centre (restored after its crash) holds exactly the live notifications.
@@ -333,7 +367,10 @@ private enum Notifications {
             destination: interface, path: path, interface: interface, method: "Notify",
             arguments: [
                 .string("soak"), .uint32(id), .string(""), .string(posted.title), .string(posted.body), .array(posted.actions),
-                .dictionary(keySignature: .string, valueSignature: .variant, entries: []), .int32(0),
+                .dictionary(
+                    keySignature: .string, valueSignature: .variant,
+                    entries: posted.image.map { [DBusDictionaryEntry(key: .string("image-path"), value: .variant(.string($0)))] } ?? []),
+                .int32(0),
             ])
         return try reply.decode(0, as: UInt32.self)
     }
