@@ -36,12 +36,17 @@ struct BulkReport {
             the previous one (its status polled every \(Int(AttachmentFeeder.pollInterval.seconds * 1000)) ms).
             load average (1, 5, 15 min) at the end: \(EndToEndReport.loadAverage)
 
-            Notify → pixels over the simulated link, present − send in ms
-            | phase | notifications | p50 / p99 / p99.9 / max | not drawn |
-            | --- | --- | --- | --- |
-            | link idle | \(results.idle.samples.count) | \(results.idle.latencies.summary) | \(results.idle.missing) |
-            | an image always in flight | \(results.loaded.samples.count) | \(results.loaded.latencies.summary) | \(results.loaded.missing) |
+            Notify → pixels over the simulated link, in ms (p50 / p99 / p99.9 / max): present − send, and its two
+            stages: the Notify round trip at the app (relay-phone replies after its commit), then reply → present
+            (the link, the wearable's commit, the frame)
+            | phase | notifications | present − send | Notify round trip | reply → present | not drawn |
+            | --- | --- | --- | --- | --- | --- |
             """)
+        for (name, phase) in [("link idle", results.idle), ("an image always in flight", results.loaded)] {
+            Swift.print(
+                "| \(name) | \(phase.samples.count) | \(phase.latencies.summary) | \(phase.roundTrips.summary) | "
+                    + "\(phase.afterReply.summary) | \(phase.missing) |")
+        }
         Swift.print(String(
             format: "p99 with an image in flight − p99 idle: %+.2f ms; target ≤ one chunk on the link (%@ bytes at %@ bytes/s = %.1f ms): %@",
             p99Increase, FigureFormat.grouped(Self.chunkBytesOnLink), FigureFormat.grouped(b.bytesPerSecond), chunkMilliseconds,
@@ -67,9 +72,9 @@ struct BulkReport {
                 FigureFormat.grouped(Int(Double(transfer.bytes) / seconds))))
         }
         Swift.print(String(
-            format: "%d images, %@ bytes; bulk throughput %@ bytes/s (%.0f %% of the link, counting each chunk's %d bytes on it); an image in flight for %.0f %% of the loaded phase",
+            format: "%d images, %@ bytes; bulk throughput %@ bytes/s (%.0f %% of the link, counting each chunk's %@ bytes on it); an image in flight for %.0f %% of the loaded phase",
             transfers.count, FigureFormat.grouped(transfers.map(\.bytes).reduce(0, +)), FigureFormat.grouped(Int(throughput)),
-            linkShare * 100, Self.chunkBytesOnLink, coverage * 100))
+            linkShare * 100, FigureFormat.grouped(Self.chunkBytesOnLink), coverage * 100))
     }
 
     /// Image bytes per second while an image was on its way: every image's bytes over the sum
@@ -108,6 +113,11 @@ struct BulkReport {
             results.loaded.latencies.summary + missing(results.loaded.missing),
             target: String(format: "p99 ≤ idle p99 + one chunk (%.0f ms)", chunkMilliseconds), met: met)
         FigureLog.record(section, "… p99 with an image in flight − p99 idle", String(format: "%+.2f ms", p99Increase))
+        FigureLog.record(
+            section, "… of which, with an image in flight, the Notify round trip / reply → present p50 / p99 ms",
+            String(
+                format: "%.2f / %.2f; %.2f / %.2f", results.loaded.roundTrips.percentile(0.5), results.loaded.roundTrips.percentile(0.99),
+                results.loaded.afterReply.percentile(0.5), results.loaded.afterReply.percentile(0.99)))
         let bytes = results.transfers.map(\.bytes)
         let sizes = (bytes.min() == bytes.max() ? bytes.first.map(FigureFormat.grouped) : bytes.min().map { "\(FigureFormat.grouped($0))–\(FigureFormat.grouped(bytes.max() ?? $0))" }) ?? "—"
         let times = results.transfers.map { Double($0.stored - $0.posted) / 1e9 }.sorted()

@@ -14,6 +14,14 @@ struct BulkRun {
         var latencies: LatencyHistogram
         var missing: Int
 
+        /// The `Notify` round trips at the app (relay-phone replies after its commit), in nanoseconds.
+        var roundTrips: LatencyHistogram { LatencyHistogram(samples.map { $0.replied - $0.sent }) }
+
+        /// Reply → present, in nanoseconds: the link, the wearable's commit and the frame.
+        var afterReply: LatencyHistogram {
+            LatencyHistogram(samples.compactMap { sample in presented[sample.title].map { $0 - sample.replied } })
+        }
+
         /// First send to last send, in nanoseconds: the window the phase measured.
         var window: ClosedRange<Int64> {
             let sends = samples.map(\.sent)
