@@ -1,12 +1,13 @@
 import Foundation
 import RelayDisplay
+import RelayLinkRuntime
 import RelayStore
 import RelayWire
 import WearableUI
 
 /// Attachments on the wearable (Docs/PROTOCOL.md §8.8): the replica names them by content
-/// hash; the wearable asks the phone for each one it does not hold — once per session, from
-/// where an interrupted transfer stopped — and assembles the chunks in its `AttachmentStore`,
+/// hash; the wearable fetches each one it does not hold — a chunk at a time, with two asked
+/// for ahead, from where an interrupted transfer stopped — and assembles the chunks in its `AttachmentStore`,
 /// which checks the hash before the file counts as stored. Files no notification refers to
 /// any more are deleted.
 extension WearableLink {
@@ -36,38 +37,71 @@ extension WearableLink {
         }
     }
 
-    /// Asks the current session's phone for the attachments of `references` that are neither
-    /// stored nor asked for in this session (`nil`: everything the replica refers to).
+    /// The bytes asked for in one request: one chunk of the phone's.
+    static let requestBytes = 4096
+    /// Bytes asked for and not yet received, at most: what an alert may have to wait behind in
+    /// the link's queues, whatever the transport buffers (Docs/PROTOCOL.md §8.8).
+    static let requestWindow = 2 * requestBytes
+
+    /// Starts fetching the attachments of `references` (`nil`: everything the replica refers
+    /// to) that are neither stored nor being fetched in this session.
     func requestMissingAttachments(_ references: [Relay_V1_AttachmentRef]? = nil) {
         let limit = Int(configuration.capabilities.maxAttachmentBytes)
         state.withLock { state in
             guard let commands = state.commands else { return }
             for reference in references ?? Self.referencedAttachments(state.replica.contents) {
                 guard let digest = AttachmentDigest(bytes: reference.sha256), Int(reference.size) <= limit,
-                    !state.refusedAttachments.contains(digest), attachments.size(of: digest) == nil,
-                    state.askedForAttachments.insert(digest).inserted
+                    !state.refusedAttachments.contains(digest), state.downloads[digest] == nil,
+                    attachments.size(of: digest) == nil
                 else { continue }
-                var request = Relay_V1_AttachmentRequest()
-                request.sha256 = digest.bytes
-                request.offset = UInt32(attachments.receivedCount(of: digest))
-                commands.yield(.unlogged(.attachmentRequest(request)))
+                let received = attachments.receivedCount(of: digest)
+                state.downloads[digest] = AttachmentDownload(size: Int(reference.size), requestedThrough: received)
+                requestMore(digest, received: received, in: &state, commands: commands)
             }
         }
     }
 
-    /// Adds a chunk the phone sent; a whole, checked file is announced to the screen.
+    /// Asks for the next chunks of a download, keeping at most `requestWindow` bytes asked for
+    /// and not received.
+    private func requestMore(
+        _ digest: AttachmentDigest, received: Int, in state: inout LinkState,
+        commands: AsyncStream<LinkConnectionDriver.Command>.Continuation
+    ) {
+        guard var download = state.downloads[digest] else { return }
+        var requests: [Relay_V1_AttachmentRequest] = []
+        if download.size == 0, download.requestedThrough == 0, !download.askedForEmpty {
+            // A file of no bytes is one empty chunk, asked for with length 0 ("to the end").
+            download.askedForEmpty = true
+            var request = Relay_V1_AttachmentRequest()
+            request.sha256 = digest.bytes
+            requests.append(request)
+        }
+        while download.requestedThrough < download.size, download.requestedThrough - received < Self.requestWindow {
+            var request = Relay_V1_AttachmentRequest()
+            request.sha256 = digest.bytes
+            request.offset = UInt32(download.requestedThrough)
+            request.length = UInt32(min(Self.requestBytes, download.size - download.requestedThrough))
+            download.requestedThrough += Int(request.length)
+            requests.append(request)
+        }
+        state.downloads[digest] = download
+        for request in requests { commands.yield(.unlogged(.attachmentRequest(request))) }
+    }
+
+    /// Adds a chunk the phone sent and asks for more; a whole, checked file is announced to the screen.
     func receive(_ chunk: Relay_V1_AttachmentChunk) {
-        guard let digest = AttachmentDigest(bytes: chunk.sha256),
-            state.withLock({ $0.askedForAttachments.contains(digest) })
-        else {
+        guard let digest = AttachmentDigest(bytes: chunk.sha256), let download = state.withLock({ $0.downloads[digest] }) else {
             logger.warning("the phone sent a chunk of an attachment the wearable did not ask for; ignored")
             return
         }
-        guard Int(chunk.totalSize) <= Int(configuration.capabilities.maxAttachmentBytes) else {
-            state.withLock { _ = $0.refusedAttachments.insert(digest) }
+        guard Int(chunk.totalSize) == download.size else {
+            state.withLock { state in
+                state.downloads[digest] = nil
+                state.refusedAttachments.insert(digest)
+            }
             logger.warning(
-                "attachment refused: larger than this wearable takes",
-                metadata: ["sha256": "\(digest)", "bytes": "\(chunk.totalSize)", "limit": "\(configuration.capabilities.maxAttachmentBytes)"])
+                "attachment refused: its chunks give another size than its reference",
+                metadata: ["sha256": "\(digest)", "reference": "\(download.size)", "chunk": "\(chunk.totalSize)"])
             return
         }
         let result: AttachmentStore.ChunkResult
@@ -75,22 +109,27 @@ extension WearableLink {
             result = try attachments.append(digest, offset: Int(chunk.offset), totalSize: Int(chunk.totalSize), data: chunk.data)
         } catch {
             logger.error("cannot store an attachment: \(error)", metadata: ["sha256": "\(digest)"])
-            state.withLock { _ = $0.askedForAttachments.remove(digest) }
+            state.withLock { _ = $0.downloads.removeValue(forKey: digest) }
             return
         }
         switch result {
-        case .incomplete, .outOfOrder:
-            // Out of order: chunks of an answer the wearable no longer waits for; the request
-            // of the next session names the offset it has.
+        case .incomplete(let received):
+            state.withLock { state in
+                guard let commands = state.commands else { return }
+                requestMore(digest, received: received, in: &state, commands: commands)
+            }
+        case .outOfOrder:
+            // Chunks of an answer the wearable no longer waits for; the next session asks from
+            // the offset it has.
             break
         case .complete:
+            state.withLock { _ = $0.downloads.removeValue(forKey: digest) }
             logger.info("attachment stored", metadata: ["sha256": "\(digest)", "bytes": "\(chunk.totalSize)"])
             if let event = storedEvent(digest) { present([event]) }
         case .corrupt(let reason):
             // Asked for again by the next session, not at once: a phone that keeps sending bad data
             // must not keep the link busy.
             logger.warning("attachment discarded: \(reason)", metadata: ["sha256": "\(digest)"])
-            state.withLock { _ = $0.askedForAttachments.remove(digest) }
         }
     }
 
@@ -135,4 +174,14 @@ extension ReplicaEffect {
         default: false
         }
     }
+}
+
+/// A file being fetched in the current session.
+struct AttachmentDownload: Sendable {
+    /// Its size, from the notification's reference.
+    var size: Int
+    /// The end of what was asked for so far.
+    var requestedThrough: Int
+    /// For a file of 0 bytes: whether its one empty chunk was asked for.
+    var askedForEmpty = false
 }

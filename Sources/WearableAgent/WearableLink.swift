@@ -103,8 +103,8 @@ public final class WearableLink: Sendable {
         /// Per connection: the phone's log head at its hello. Entries up to it waited while the
         /// devices were apart (a catch-up).
         var caughtUpThrough: [Int: UInt64] = [:]
-        /// Attachments asked for in the current session (each is asked for once per session).
-        var askedForAttachments: Set<AttachmentDigest> = []
+        /// Attachments being fetched in the current session.
+        var downloads: [AttachmentDigest: AttachmentDownload] = [:]
         /// Attachments larger than this wearable takes: never asked for again while it runs.
         var refusedAttachments: Set<AttachmentDigest> = []
 
@@ -209,7 +209,7 @@ public final class WearableLink: Sendable {
             state.connectedSince = Date()
             state.lastError = nil
             state.caughtUpThrough[id] = peer.logHead
-            state.askedForAttachments.removeAll()
+            state.downloads.removeAll()
         }
         linkChanged()
     }

@@ -5,7 +5,7 @@ import RelayTransport
 
 /// `Notify` → pixels over the link simulator at RFCOMM-like bandwidth, with the link idle and
 /// then with an image attachment always in flight on its bulk channel (issue #9): alerts must
-/// not wait behind bulk data for more than one chunk (Docs/PROTOCOL.md §8.8).
+/// not wait behind more bulk data than the wearable asks for ahead (Docs/PROTOCOL.md §8.8).
 struct BulkBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bulk",

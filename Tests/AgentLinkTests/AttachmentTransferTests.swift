@@ -81,6 +81,27 @@ struct AttachmentTransferTests {
         #expect(!FileManager.default.fileExists(atPath: partial))
     }
 
+    @Test("a notification posted while a large image is on its way is shown before the image is whole")
+    func alertsDoNotWaitForImages() async throws {
+        let harness = try AgentLinkHarness(maxAttachmentBytes: 1 << 20)
+        defer { harness.stop() }
+        await harness.start()
+        _ = try await harness.pair()
+        #expect(await harness.waitUntilConnected())
+        // About 300 kB: four seconds at the simulator's 80 kB/s.
+        let png = try Self.noisePNG(side: 320, seed: 4)
+        let digest = try harness.phone.attachments.put(png)
+        let partial = harness.folder + "/wearable/attachments/" + digest.hex + ".part"
+        try harness.owner.post(1, title: "Photo", attachments: [NotificationAttachment(identifier: "photo", url: digest.url)])
+        #expect(await waitFor { Self.fileSize(partial) > 0 })
+        try harness.owner.post(2, title: "Urgent")
+        #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "Urgent" } else { false } } })
+        // Had the phone queued the whole image on the link, the alert would have come after it.
+        #expect(Self.storedURLs(harness.screen.elements).isEmpty, "the image was whole before the alert arrived")
+        #expect(Self.fileSize(partial) < png.count / 2, "the alert came early in the transfer")
+        #expect(await harness.screen.wait { Self.storedURLs($0) == [digest.url] })
+    }
+
     @Test("an attachment larger than the wearable takes is never asked for")
     func tooLargeIsNotAsked() async throws {
         let harness = try AgentLinkHarness(maxAttachmentBytes: 1000)

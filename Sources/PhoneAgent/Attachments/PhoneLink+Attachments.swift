@@ -22,8 +22,9 @@ extension PhoneLink {
         }
     }
 
-    /// Answers the wearable's request for an attachment: the file from the requested offset, in
-    /// chunks on the bulk channel of the current session (so alerts never wait behind them).
+    /// Answers the wearable's request for an attachment: `length` bytes (0: the rest of the file)
+    /// from the requested offset, in chunks on the bulk channel of the current session. The
+    /// wearable asks for little at a time, so alerts never wait behind much of it.
     func sendAttachment(_ request: Relay_V1_AttachmentRequest) {
         guard let digest = AttachmentDigest(bytes: request.sha256), let size = attachments.size(of: digest) else {
             logger.warning("the wearable asked for an attachment the phone does not hold", metadata: ["sha256": "\(request.sha256.hexString)"])
@@ -34,11 +35,12 @@ extension PhoneLink {
             logger.warning("the wearable asked for an attachment past its end", metadata: ["sha256": "\(digest)", "offset": "\(offset)"])
             return
         }
+        let end = request.length == 0 ? size : min(size, offset + Int(request.length))
         var chunks: [Relay_V1_Envelope.OneOf_Body] = []
         repeat {
             let data: Data
             do {
-                data = try attachments.read(digest, offset: offset, count: min(Self.chunkBytes, size - offset))
+                data = try attachments.read(digest, offset: offset, count: min(Self.chunkBytes, end - offset))
             } catch {
                 logger.error("cannot read an attachment to send it: \(error)", metadata: ["sha256": "\(digest)"])
                 return
@@ -52,8 +54,8 @@ extension PhoneLink {
             offset += data.count
             // A file that shrank under us ends the answer; the wearable's hash check catches the rest.
             if data.isEmpty { break }
-        } while offset < size
-        logger.info("sending an attachment", metadata: ["sha256": "\(digest)", "from": "\(request.offset)", "bytes": "\(size)"])
+        } while offset < end
+        logger.debug("sending part of an attachment", metadata: ["sha256": "\(digest)", "from": "\(request.offset)", "to": "\(end)"])
         state.withLock { state in
             for chunk in chunks { state.commands?.yield(.bulk(chunk)) }
         }

@@ -49,6 +49,10 @@ public struct LinkShaper: Sendable {
     private let conditions: LinkConditions
     private var busyUntil: ContinuousClock.Instant?
 
+    /// When the link has sent everything scheduled so far (the latency still to come); `nil`
+    /// before anything was.
+    public var sentBy: ContinuousClock.Instant? { busyUntil }
+
     /// A shaper for one direction.
     public init(conditions: LinkConditions) {
         self.conditions = conditions

@@ -61,22 +61,42 @@ public struct LinkSimulator: Sendable {
         }
     }
 
+    /// One direction: bytes are taken from the sender only as fast as the link sends them (the
+    /// backlog stays in the sender's socket, as on a radio), and each segment is delivered a
+    /// latency after it was sent, by a delay line of its own, so that the latency of one
+    /// segment overlaps the sending of the next.
     private func pump(
         from inbound: NIOAsyncChannelInboundStream<ByteBuffer>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
         start: ContinuousClock.Instant, drops: DropDice
     ) async {
-        var shaper = LinkShaper(conditions: conditions)
-        do {
-            for try await var buffer in inbound {
-                for segment in shaper.schedule(buffer.readableBytes, at: .now) {
-                    try await ContinuousClock().sleep(until: segment.arrival)
-                    guard let slice = buffer.readSlice(length: segment.length) else { return }
-                    try await outbound.write(slice)
-                    if drops.roll() { return }
+        let (line, sink) = AsyncStream<(arrival: ContinuousClock.Instant, bytes: ByteBuffer)>.makeStream()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var shaper = LinkShaper(conditions: conditions)
+                defer { sink.finish() }
+                do {
+                    for try await var buffer in inbound {
+                        for segment in shaper.schedule(buffer.readableBytes, at: .now) {
+                            guard let slice = buffer.readSlice(length: segment.length) else { return }
+                            sink.yield((segment.arrival, slice))
+                        }
+                        // The link is busy sending until then; the sender's next bytes wait in its socket.
+                        if let sent = shaper.sentBy { try await ContinuousClock().sleep(until: sent) }
+                    }
+                } catch {
+                    return
                 }
             }
-        } catch {
-            return
+            // What was sent before the sender closed still arrives; a drop or a failed write
+            // ends the direction at once.
+            do {
+                for await segment in line {
+                    try await ContinuousClock().sleep(until: segment.arrival)
+                    try await outbound.write(segment.bytes)
+                    if drops.roll() { break }
+                }
+            } catch {}
+            group.cancelAll()
         }
     }
 

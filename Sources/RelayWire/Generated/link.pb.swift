@@ -1272,7 +1272,9 @@ public nonisolated struct Relay_V1_AttachmentChunk: Sendable {
   public init() {}
 }
 
-/// Asks for an attachment (or its remainder from offset).
+/// Asks for part of an attachment: `length` bytes from `offset` (0: to the end). The
+/// wearable keeps only a few chunks requested at a time, so that a control message never
+/// waits behind more than those in the transport's queues (Docs/PROTOCOL.md §8.8).
 public nonisolated struct Relay_V1_AttachmentRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1281,6 +1283,8 @@ public nonisolated struct Relay_V1_AttachmentRequest: Sendable {
   public var sha256: Data = Data()
 
   public var offset: UInt32 = 0
+
+  public var length: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3222,7 +3226,7 @@ nonisolated extension Relay_V1_AttachmentChunk: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Relay_V1_AttachmentRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AttachmentRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sha256\0\u{1}offset\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sha256\0\u{1}offset\0\u{1}length\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3232,6 +3236,7 @@ nonisolated extension Relay_V1_AttachmentRequest: SwiftProtobuf.Message, SwiftPr
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularBytesField(value: &self.sha256) }()
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.offset) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.length) }()
       default: break
       }
     }
@@ -3244,12 +3249,16 @@ nonisolated extension Relay_V1_AttachmentRequest: SwiftProtobuf.Message, SwiftPr
     if self.offset != 0 {
       try visitor.visitSingularUInt32Field(value: self.offset, fieldNumber: 2)
     }
+    if self.length != 0 {
+      try visitor.visitSingularUInt32Field(value: self.length, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Relay_V1_AttachmentRequest, rhs: Relay_V1_AttachmentRequest) -> Bool {
     if lhs.sha256 != rhs.sha256 {return false}
     if lhs.offset != rhs.offset {return false}
+    if lhs.length != rhs.length {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
