@@ -59,8 +59,11 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/Bridges/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CJPEG", path: "Sources/Bridges/CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
         .target(
-            name: "CRelayShim", dependencies: ["CDBus", "CBluetooth"],
+            name: "CRelayShim", dependencies: ["CDBus", "CBluetooth", "CJPEG"],
             path: "Sources/Bridges/CRelayShim"),
 
         // MARK: Model: notification content, requests, triggers, categories, responses.
@@ -264,7 +267,10 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "RelaySystemTests", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
-        .testTarget(name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], swiftSettings: strictSwift),
+        // Fixtures are read from the source tree (#filePath), not bundled.
+        .testTarget(
+            name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], exclude: ["Fixtures"],
+            swiftSettings: strictSwift),
         .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),
         .testTarget(name: "RelayInputTests", dependencies: ["RelayInput", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(name: "RelayHapticsTests", dependencies: ["RelayHaptics", "RelaySystem"], swiftSettings: strictSwift),

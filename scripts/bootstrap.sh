@@ -8,7 +8,8 @@ packages=(
   libdbus-1-dev       # CDBus: the D-Bus layer
   libbluetooth-dev    # CBluetooth: RFCOMM sockets, bdaddr helpers
   libfreetype-dev     # CFreeType: text on the wearable's screen
-  libpng-dev          # screenshots of the wearable's screen
+  libpng-dev          # screenshots of the wearable's screen; PNG images apps attach
+  libjpeg62-turbo-dev # JPEG photos apps attach (the phone reduces them for the wearable)
   libsqlite3-dev      # GRDB: both agents' databases
   fonts-dejavu-core   # the wearable's default font
   fonts-symbola       # fallback: emoji and symbols DejaVu lacks (monochrome)

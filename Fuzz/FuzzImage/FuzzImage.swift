@@ -2,13 +2,16 @@ import Foundation
 import RelayDisplay
 import RelayFuzzing
 
-/// Images from arbitrary bytes, as apps hand them to relay-phone: PNG files (`image-path`, rich
-/// attachments) through libpng with a pixel limit, and freedesktop `image-data` (the first 8
+/// Images from arbitrary bytes, as apps hand them to relay-phone: PNG and JPEG files
+/// (`image-path`, rich attachments) through libpng and libjpeg with a pixel limit, and freedesktop `image-data` (the first 8
 /// bytes give width, height, row stride and channels; the rest are the pixels). What decodes is
 /// reduced as the phone reduces it and must survive a PNG round trip unchanged.
 func fuzzImage(_ data: Data) {
     let bytes = Array(data)
     if let image = try? PNGFile.decode(bytes, maxPixels: 1 << 16) {
+        check(image)
+    }
+    if let image = try? JPEGFile.decode(bytes, maxPixels: 1 << 16, fitSide: Int(bytes.last ?? 0)) {
         check(image)
     }
     guard bytes.count >= 8 else { return }

@@ -46,6 +46,22 @@ struct AttachmentIngestTests {
         }
     }
 
+    @Test("a JPEG photo is taken in as a PNG the wearable can read")
+    func jpegFile() throws {
+        try Self.withIngest { ingest, folder in
+            let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../RelayDisplayTests/Fixtures/python-logo-16.jpg").standardized.path
+            let path = folder + "/logo.jpg"
+            try FileManager.default.copyItem(atPath: fixture, toPath: path)
+            let (taken, notes) = ingest.take([NotificationAttachment(identifier: "logo", url: path, type: "image/jpeg")])
+            #expect(notes.isEmpty, "\(notes)")
+            let attachment = try #require(taken.first)
+            #expect(attachment.type == "image/png")
+            let stored = try PNGFile.read(from: ingest.store.path(of: try #require(AttachmentDigest(url: attachment.url))))
+            #expect(stored.width == 16 && stored.height == 16)
+        }
+    }
+
     @Test("what cannot be taken in stays as it was, with a note that says why")
     func refusals() throws {
         try Self.withIngest { ingest, folder in
@@ -61,7 +77,7 @@ struct AttachmentIngestTests {
             #expect(taken == attachments)
             #expect(notes.count == 4)
             #expect(notes[0].contains("cannot read"))
-            #expect(notes[1].contains("not a PNG image"))
+            #expect(notes[1].contains("not a PNG or JPEG image"))
             #expect(notes[2].contains("not a local file"))
             #expect(notes[3].contains("is stored on the phone"))
             #expect(ingest.store.stored().isEmpty)

@@ -4,14 +4,15 @@ import RelayDisplay
 public import RelayFreedesktop
 public import RelayStore
 
-/// Takes in the images apps attach to notifications, when they post: each is read once,
+/// Takes in the images apps attach to notifications, when they post: each (PNG or JPEG) is read once,
 /// reduced to a size the wearable can show and stored by content in the phone's
 /// `AttachmentStore`; the notification then names it `sha256:<hex>`.
 ///
 /// Taking it in at once means a file the app deletes or changes afterwards still reaches the
 /// wearable as it was, and the wearable never receives more than a screenful of pixels over a
 /// slow link. Anything that cannot be taken in (missing, not a PNG image, too large) keeps its
-/// original URL, stays on the phone, and is explained by a note for the log.
+/// original URL, stays on the phone, and is explained by a note for the log. What the wearable
+/// gets is always a PNG: it reads no other format.
 public struct AttachmentIngest: Sendable {
     /// Images are reduced to fit a square of this many pixels: larger than any wearable
     /// screen Relay draws on, so the wearable only ever scales down.
@@ -82,7 +83,10 @@ public struct AttachmentIngest: Sendable {
         let bytes = try Self.readFile(path)
         let image: RGBImage
         do {
-            image = try PNGFile.decode(bytes, maxPixels: Self.maximumPixels)
+            image =
+                JPEGFile.looksLikeJPEG(bytes)
+                ? try JPEGFile.decode(bytes, maxPixels: Self.maximumPixels, fitSide: Self.thumbnailSide)
+                : try PNGFile.decode(bytes, maxPixels: Self.maximumPixels)
         } catch {
             throw .notAnImage(path, "\(error)")
         }
@@ -126,7 +130,7 @@ public enum AttachmentIngestError: Error, Sendable, CustomStringConvertible {
     case unreadable(String)
     /// Larger than `AttachmentIngest.maximumFileBytes`.
     case tooLarge(String, Int)
-    /// Not a PNG image (or a damaged one).
+    /// Not a PNG or JPEG image (or a damaged one).
     case notAnImage(String, String)
     /// A `sha256:` URL of a file the store does not hold.
     case notStored(AttachmentDigest)
@@ -143,7 +147,7 @@ public enum AttachmentIngestError: Error, Sendable, CustomStringConvertible {
         case .tooLarge(let path, let size):
             "\(path) has \(size) bytes, more than the \(AttachmentIngest.maximumFileBytes) Relay reads; attach a smaller image"
         case .notAnImage(let path, let reason):
-            "\(path) is not a PNG image Relay can read (\(reason)); the wearable shows PNG images"
+            "\(path) is not a PNG or JPEG image Relay can read (\(reason))"
         case .notStored(let digest):
             "no attachment sha256:\(digest) is stored on the phone; attach the file itself"
         case .cannotStore(let reason):

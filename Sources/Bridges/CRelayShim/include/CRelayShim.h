@@ -42,4 +42,5 @@ enum {
 
 #include "relay_dbus_shim.h"
 #include "relay_hci_shim.h"
+#include "relay_jpeg_shim.h"
 #endif
