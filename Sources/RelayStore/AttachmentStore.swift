@@ -67,15 +67,22 @@ public struct AttachmentStore: Sendable {
     }
 
     /// Removes every file (and partial file) whose hash is not in `keeping`; returns how many went.
+    /// With `modifiedBefore`, files changed since then are spared: one stored a moment ago may
+    /// belong to a notification on its way into the centre.
     @discardableResult
-    public func sweep(keeping: Set<AttachmentDigest>) -> Int {
+    public func sweep(keeping: Set<AttachmentDigest>, modifiedBefore: Date? = nil) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var removed = 0
         // A file being written (`PrivateFiles.write`'s temporary) is not ours to judge yet.
         for name in names where !name.contains(".tmp-") {
             let hex = name.hasSuffix(Self.partialSuffix) ? String(name.dropLast(Self.partialSuffix.count)) : name
             if let digest = AttachmentDigest(hex: hex), keeping.contains(digest) { continue }
-            if unlink(directory + "/" + name) == 0 { removed += 1 }
+            let path = directory + "/" + name
+            if let modifiedBefore {
+                var info = stat()
+                guard stat(path, &info) == 0, TimeInterval(info.st_mtim.tv_sec) < modifiedBefore.timeIntervalSince1970 else { continue }
+            }
+            if unlink(path) == 0 { removed += 1 }
         }
         return removed
     }

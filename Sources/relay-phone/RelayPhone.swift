@@ -85,6 +85,8 @@ struct RelayPhone: AsyncParsableCommand {
         bluetooth?.follow(link)
         let linking = Task { await link.run() }
         defer { linking.cancel() }
+        let sweeping = Task { await AttachmentSweeper.run(server: server, store: link.attachments, log: log) }
+        defer { sweeping.cancel() }
         let rich = RichNotificationService(server: server, log: log)
         let monitor: NotificationMonitor?
         do {

@@ -93,4 +93,15 @@ struct AttachmentStoreTests {
             #expect(store.receivedCount(of: partial) == 0)
         }
     }
+
+    @Test("a sweep with a grace period spares files stored within it")
+    func sweepSparesNewFiles() throws {
+        try Self.withStore { store, _ in
+            let fresh = try store.put(Data("just stored".utf8))
+            #expect(store.sweep(keeping: [], modifiedBefore: Date().addingTimeInterval(-600)) == 0)
+            #expect(store.stored() == [fresh])
+            #expect(store.sweep(keeping: [], modifiedBefore: Date().addingTimeInterval(60)) == 1)
+            #expect(store.stored().isEmpty)
+        }
+    }
 }
