@@ -68,9 +68,16 @@ public struct CentreRecord: Codable, Sendable, Hashable {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// The record as stored.
+    /// The record as stored: JSON, written directly for the common freedesktop record and by
+    /// `JSONEncoder` for the rest (the same form either way).
     public func encoded() -> Data {
+        if let direct = directJSON() { return direct }
         // Every field is a plain value; encoding cannot fail.
+        return (try? Self.encoder.encode(self)) ?? Data()
+    }
+
+    /// The record as `JSONEncoder` writes it, whatever its kind (for tests comparing both writers).
+    func encodedByJSONEncoder() -> Data {
         (try? Self.encoder.encode(self)) ?? Data()
     }
 

@@ -71,6 +71,23 @@ extension ConnectionLoop {
                 let result = await Self.runHandler(work, outputSignature: outputSignature)
                 core.mailbox.submit { loop in loop.sendReply(to: address, result) }
             }
+        case .replying(let outputSignature, let call, let handler):
+            let reply = pendingReply(to: address, outputSignature: outputSignature)
+            do {
+                try handler(call, reply)
+            } catch {
+                reply.fail(error as? DBusError ?? DBusError(.failed, String(describing: error)))
+            }
+        }
+    }
+
+    /// The reply to a call, given from any thread: straight to the loop's mailbox, no task between,
+    /// and in order with everything else submitted there (signals emitted before it go first).
+    private func pendingReply(to address: ReplyAddress, outputSignature: DBusSignature) -> DBusPendingReply {
+        let mailbox = core.mailbox
+        return DBusPendingReply(outputSignature: outputSignature) { result in
+            // A closed mailbox means the connection is over: there is nobody left to answer.
+            mailbox.submit { loop in loop.sendReply(to: address, result) }
         }
     }
 

@@ -20,8 +20,9 @@ import Musl
 ///
 /// Method handlers of exported objects run in tasks, not on the loop thread (with Swift 6.2 or later
 /// they *start* on it, in arrival order, and leave it at their first suspension point, so keep their
-/// synchronous prefix short). Signals and monitored messages are delivered through `AsyncStream`s
-/// in arrival order.
+/// synchronous prefix short). Methods declared with `replying:` run on the loop thread itself and
+/// answer through a ``DBusPendingReply`` from any thread, with no task between. Signals and
+/// monitored messages are delivered through `AsyncStream`s in arrival order.
 ///
 /// ## Lifetime
 ///

@@ -30,6 +30,15 @@ public struct DBusMethod: Sendable {
     /// The implementation.
     public var handler: Handler
 
+    /// Handles one call on the connection's loop thread, answering through the pending reply
+    /// now or later from any thread; a thrown ``DBusError`` is the reply if none was given.
+    /// It must not block: other calls wait meanwhile.
+    public typealias ReplyingHandler = @Sendable (DBusMethodCall, DBusPendingReply) throws -> Void
+
+    /// The implementation of a method declared with `replying:`, which the connection calls
+    /// instead of ``handler``: no task is started, and the reply leaves as soon as it is given.
+    public var replying: ReplyingHandler?
+
     /// Declares a method.
     public init(
         _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
@@ -39,6 +48,30 @@ public struct DBusMethod: Sendable {
         self.inputs = inputs
         self.outputs = outputs
         self.handler = handler
+    }
+
+    /// Declares a method that answers through a ``DBusPendingReply``: for calls whose answer
+    /// waits for work on another thread, which then replies itself. ``handler`` runs it with a
+    /// reply that an async caller awaits.
+    public init(
+        _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
+        replying: @escaping ReplyingHandler
+    ) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.replying = replying
+        self.handler = { call in
+            let outputs = try DBusSignature(outputs.map(\.signature).joined())
+            return try await withCheckedThrowingContinuation { continuation in
+                let reply = DBusPendingReply(outputSignature: outputs) { continuation.resume(with: $0) }
+                do {
+                    try replying(call, reply)
+                } catch {
+                    reply.fail(error as? DBusError ?? DBusError(.failed, String(describing: error)))
+                }
+            }
+        }
     }
 }
 

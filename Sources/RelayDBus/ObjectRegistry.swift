@@ -91,6 +91,8 @@ enum CallRoute {
     case error(DBusError)
     /// Run the work in a task and reply with its result, which must have `outputSignature`.
     case work(outputSignature: DBusSignature, @Sendable () async throws -> [DBusValue])
+    /// Run the handler on the loop thread; it replies through a pending reply, now or later.
+    case replying(outputSignature: DBusSignature, DBusMethodCall, DBusMethod.ReplyingHandler)
 }
 
 /// The objects exported on one connection, keyed by object path.
@@ -176,6 +178,7 @@ struct ObjectRegistry: Sendable {
         }
         guard signature == input else { return .error(invalidArguments(signature, expected: input, member)) }
         let call = DBusMethodCall(message: message, interface: interface.name)
+        if let replying = method.replying { return .replying(outputSignature: output, call, replying) }
         let handler = method.handler
         return .work(outputSignature: output) { try await handler(call) }
     }

@@ -114,7 +114,7 @@ final class NotificationServer: Sendable {
                         .init("body", "s"), .init("actions", "as"), .init("hints", "a{sv}"), .init("expire_timeout", "i"),
                     ],
                     outputs: [.init("id", "u")]
-                ) { [self] call in [.uint32(try await notify(call))] },
+                ) { [self] call, reply in try notify(call, reply) },
                 DBusMethod("CloseNotification", inputs: [.init("id", "u")]) { [self] call in
                     let id = try call.arguments.decode(0, as: UInt32.self)
                     act { centre in centre.close(id, reason: .closedByCall) }
@@ -139,9 +139,10 @@ final class NotificationServer: Sendable {
             ])
     }
 
-    /// Answers only once the notification is on disk; waiting does not hold the lock, so the
-    /// commits of calls that arrive together are shared.
-    private func notify(_ message: DBusMethodCall) async throws(DBusError) -> UInt32 {
+    /// Answers only once the notification is on disk: the committer's thread gives the reply
+    /// right after the commit (no task waits for it), and nothing holds the lock meanwhile, so
+    /// the commits of calls that arrive together are shared. Runs on the D-Bus loop thread.
+    private func notify(_ message: DBusMethodCall, _ reply: DBusPendingReply) throws(DBusError) {
         var call = try NotifyCall(arguments: message.arguments)
         // Read and reduced before the lock: an image takes milliseconds, other calls none.
         if let ingest { call = ingest.takeImages(of: call) }
@@ -155,12 +156,12 @@ final class NotificationServer: Sendable {
             if let deadline = outcome.expiresAt { state.timers[outcome.id] = expiryTimer(until: deadline) }
             return (outcome.id, ticket)
         }
-        do {
-            try await ticket?.wait()
-        } catch {
-            log("relay-phone: could not store notification \(id): \(error)")
+        guard let ticket else { return reply.succeed([.uint32(id)]) }
+        ticket.whenCommitted { [log] failure in
+            // The centre has it either way; the app gets its id.
+            if let failure { log("relay-phone: could not store notification \(id): \(failure)") }
+            reply.succeed([.uint32(id)])
         }
-        return id
     }
 
     /// Wakes at `deadline` and lets the centre close whatever is due then.

@@ -104,29 +104,31 @@ public final class MirrorCoordinator: Sendable {
         then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket {
         let paired = link.isPaired
-        var mirror = self.mirror.withLock { $0 }
-        var outcomes: [PhoneMirror.Outcome] = []
-        for change in changes {
-            switch change {
-            case .posted(let item, let replaced, _):
-                outcomes.append(
+        // The attachments' sizes come from the file system: looked up before the lock.
+        let changes = paired ? changes.map(withAttachments) : changes
+        // The policy runs on the mirror in place: a copy taken out of the lock would copy its
+        // tables whole at the first change, for every notification.
+        let (outcomes, rows, occurrences) = mirror.withLock { mirror in
+            let outcomes = changes.map { change in
+                switch change {
+                case .posted(let item, let replaced, _):
                     paired
-                        ? mirror.posted(withAttachments(item), replaced: replaced, locked: locked)
-                        : PhoneMirror.Outcome(decision: "not mirrored: no wearable is paired"))
-            case .removed(let centreID, let reason):
-                outcomes.append(mirror.removed(centreID: centreID, reason: reason))
-            case .scheduled(let item):
-                outcomes.append(paired ? mirror.scheduled(withAttachments(item)) : PhoneMirror.Outcome(decision: "schedule not mirrored: no wearable is paired"))
-            case .unscheduled(let appName, let identifier):
-                outcomes.append(mirror.unscheduled(appName: appName, identifier: identifier))
-            case .firedOnWearable(let scheduleKey, _, _, let withdraw):
-                outcomes.append(
+                        ? mirror.posted(item, replaced: replaced, locked: locked)
+                        : PhoneMirror.Outcome(decision: "not mirrored: no wearable is paired")
+                case .removed(let centreID, let reason):
+                    mirror.removed(centreID: centreID, reason: reason)
+                case .scheduled(let item):
+                    paired ? mirror.scheduled(item) : PhoneMirror.Outcome(decision: "schedule not mirrored: no wearable is paired")
+                case .unscheduled(let appName, let identifier):
+                    mirror.unscheduled(appName: appName, identifier: identifier)
+                case .firedOnWearable(let scheduleKey, _, _, let withdraw):
                     withdraw && paired
                         ? mirror.withdrawOccurrence(scheduleKey: scheduleKey)
-                        : PhoneMirror.Outcome(decision: "the wearable fired an occurrence while apart"))
+                        : PhoneMirror.Outcome(decision: "the wearable fired an occurrence while apart")
+                }
             }
+            return (outcomes, Self.rows(of: changes, mirror), Self.occurrences(of: changes, mirror))
         }
-        self.mirror.withLock { $0 = mirror }
         if let seq {
             let epoch = (try? link.database.read { db in try LinkLogTables.state(db).peerEpoch }) ?? 0
             claimed.withLock { $0 = (epoch, seq) }
@@ -134,30 +136,9 @@ public final class MirrorCoordinator: Sendable {
         for (change, outcome) in zip(changes, outcomes) {
             logger.info("mirror: \(outcome.decision)", metadata: ["id": "\(Self.centreID(of: change))"])
         }
-        let rows: [PhoneSchema.StoredNotification?] = changes.map { change in
-            guard case .posted(let item, _, let record) = change else { return nil }
-            let mirrored = mirror.mirrored[item.centreID]
-            return PhoneSchema.StoredNotification(
-                centreID: item.centreID, key: mirrored?.key, revision: mirrored?.revision ?? 0, record: record)
-        }
         let removed = changes.compactMap { change -> UInt32? in
             guard case .removed(let centreID, _) = change else { return nil }
             return centreID
-        }
-        let occurrences = changes.compactMap { change -> (String, Int64, OccurrenceTable.Side)? in
-            switch change {
-            case .posted(let item, _, _):
-                guard let origin = item.occurrence else { return nil }
-                return (
-                    AppRequests.name(appID: item.appName, identifier: origin.identifier),
-                    WireTime.seconds(origin.occurrence.fireDate), .phone
-                )
-            case .firedOnWearable(let scheduleKey, let fireDate, let alerted, _):
-                guard let name = mirror.scheduleName(ofKey: scheduleKey) else { return nil }
-                return (AppRequests.name(appID: name.appName, identifier: name.identifier), fireDate, .wearable(alerted: alerted))
-            default:
-                return nil
-            }
         }
         let assigned = outcomes.flatMap(\.assigned)
         let logged = paired ? outcomes.flatMap(\.changes) : []
@@ -169,7 +150,7 @@ public final class MirrorCoordinator: Sendable {
             for assignment in assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }
-            for case let row? in rows { try PhoneSchema.save(db, row) }
+            for row in rows { try PhoneSchema.save(db, row) }
             for centreID in removed { try PhoneSchema.deleteNotification(db, centreID: centreID) }
             for (schedule, fireDate, side) in occurrences {
                 try OccurrenceTable.record(db, schedule: schedule, fireDate: fireDate, side: side)
@@ -232,6 +213,46 @@ public final class MirrorCoordinator: Sendable {
             logger.error("mirror: could not start a new log epoch: \(error)")
         }
         return ticket
+    }
+
+    /// The centre's records to store for `changes`, with their wire keys and revisions.
+    private static func rows(of changes: [CentreChange], _ mirror: PhoneMirror) -> [PhoneSchema.StoredNotification] {
+        changes.compactMap { change in
+            guard case .posted(let item, _, let record) = change else { return nil }
+            let mirrored = mirror.mirrored[item.centreID]
+            return PhoneSchema.StoredNotification(
+                centreID: item.centreID, key: mirrored?.key, revision: mirrored?.revision ?? 0, record: record)
+        }
+    }
+
+    /// The occurrences of scheduled requests that `changes` saw, for the occurrence table.
+    private static func occurrences(
+        of changes: [CentreChange], _ mirror: PhoneMirror
+    ) -> [(schedule: String, fireDate: Int64, side: OccurrenceTable.Side)] {
+        changes.compactMap { change in
+            switch change {
+            case .posted(let item, _, _):
+                guard let origin = item.occurrence else { return nil }
+                return (
+                    AppRequests.name(appID: item.appName, identifier: origin.identifier),
+                    WireTime.seconds(origin.occurrence.fireDate), .phone
+                )
+            case .firedOnWearable(let scheduleKey, let fireDate, let alerted, _):
+                guard let name = mirror.scheduleName(ofKey: scheduleKey) else { return nil }
+                return (AppRequests.name(appID: name.appName, identifier: name.identifier), fireDate, .wearable(alerted: alerted))
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// The change with references to its attachments in the phone's store.
+    private func withAttachments(_ change: CentreChange) -> CentreChange {
+        switch change {
+        case .posted(let item, let replaced, let record): .posted(withAttachments(item), replaced: replaced, record: record)
+        case .scheduled(let item): .scheduled(withAttachments(item))
+        default: change
+        }
     }
 
     /// The item with references to its attachments in the phone's store.

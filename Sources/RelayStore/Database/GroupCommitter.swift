@@ -75,15 +75,11 @@ public final class GroupCommitter: Sendable {
         var failures: [(any Error)?] = Array(repeating: nil, count: batch.count)
         do {
             try database.write { db in
+                // One job alone needs no savepoint: its failure undoes the transaction, which
+                // held nothing else (and is what one call at a time pays for).
+                if batch.count == 1 { return try batch[0].work(db) }
                 for (index, job) in batch.enumerated() {
-                    do {
-                        try db.inSavepoint {
-                            try job.work(db)
-                            return .commit
-                        }
-                    } catch {
-                        failures[index] = error
-                    }
+                    failures[index] = try Self.inSavepoint(db, job.work)
                 }
             }
         } catch {
@@ -96,12 +92,33 @@ public final class GroupCommitter: Sendable {
     }
 }
 
+extension GroupCommitter {
+    /// Runs `work` in a savepoint of the batch's transaction and returns its error, its writes
+    /// undone; throws only when the transaction itself is lost (SQLite rolled it back).
+    ///
+    /// GRDB's `inSavepoint` prepares its two statements anew each time; these are prepared
+    /// once per connection, which counts when every `Notify` is a job.
+    fileprivate static func inSavepoint(_ db: Database, _ work: (Database) throws -> Void) throws -> (any Error)? {
+        try db.cachedStatement(sql: "SAVEPOINT relay_job").execute()
+        do {
+            try work(db)
+        } catch {
+            try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT relay_job").execute()
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT relay_job").execute()
+            return error
+        }
+        try db.cachedStatement(sql: "RELEASE SAVEPOINT relay_job").execute()
+        return nil
+    }
+}
+
 /// The promise of one queued write: wait for it to be committed (or to have failed).
 public final class CommitTicket: Sendable {
     private struct State: Sendable {
         var done = false
         var failure: (any Error)?
         var waiters: [CheckedContinuation<Void, any Error>] = []
+        var callbacks: [@Sendable ((any Error)?) -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -110,16 +127,35 @@ public final class CommitTicket: Sendable {
     init() {}
 
     func complete(_ failure: (any Error)?) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+        let (waiters, callbacks) = state.withLock { state in
             state.done = true
             state.failure = failure
-            defer { state.waiters.removeAll() }
-            return state.waiters
+            defer {
+                state.waiters.removeAll()
+                state.callbacks.removeAll()
+            }
+            return (state.waiters, state.callbacks)
         }
+        for callback in callbacks { callback(failure) }
         for waiter in waiters {
             if let failure { waiter.resume(throwing: failure) } else { waiter.resume() }
         }
         finished.signal()
+    }
+
+    /// Runs `body` once the write is committed, with its error if it failed: on the committer's
+    /// thread right after the commit (before later writes' `after`), or at once if that was
+    /// already. For answers that need no task to wait: `body` must be quick and must not wait
+    /// for another commit.
+    public func whenCommitted(_ body: @escaping @Sendable ((any Error)?) -> Void) {
+        let outcome = state.withLock { state -> (any Error)?? in
+            guard state.done else {
+                state.callbacks.append(body)
+                return nil
+            }
+            return .some(state.failure)
+        }
+        if let outcome { body(outcome) }
     }
 
     /// Returns once committed; throws the write's error.

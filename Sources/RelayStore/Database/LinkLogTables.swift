@@ -40,13 +40,12 @@ public enum LinkLogTables {
 
     /// Persists an outbound entry and returns its sequence number.
     public static func append(_ db: Database, _ body: Relay_V1_Envelope.OneOf_Body) throws -> UInt64 {
-        let last = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM outbound")
+        let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM outbound"))
         let seq = try last.map { UInt64($0) } ?? State.fetch(db).acknowledgedThrough
         var envelope = Relay_V1_Envelope()
         envelope.body = body
-        try db.execute(
-            sql: "INSERT INTO outbound (seq, body) VALUES (?, ?)",
-            arguments: [Int64(seq + 1), try envelope.serializedBytes() as Data])
+        try db.cachedStatement(sql: "INSERT INTO outbound (seq, body) VALUES (?, ?)")
+            .execute(arguments: [Int64(seq + 1), try envelope.serializedBytes() as Data])
         return seq + 1
     }
 
@@ -59,7 +58,7 @@ public enum LinkLogTables {
 
     /// Records that the peer's entry `seq` was applied (in the transaction that applied it).
     public static func applied(_ db: Database, through seq: UInt64) throws {
-        try db.execute(sql: "UPDATE link_state SET applied_through = ?", arguments: [Int64(seq)])
+        try db.cachedStatement(sql: "UPDATE link_state SET applied_through = ?").execute(arguments: [Int64(seq)])
     }
 
     /// Whether entry `seq` of the peer's log is the next to apply; `false` if it was applied
@@ -133,7 +132,7 @@ public enum LinkLogTables {
         public var acknowledgedThrough: UInt64
 
         static func fetch(_ db: Database) throws -> State {
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM link_state WHERE id = 1") else {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM link_state WHERE id = 1")) else {
                 throw DatabaseError(message: "the link_state row is missing")
             }
             return State(

@@ -46,8 +46,8 @@ public enum PhoneSchema {
 
     /// Records a newly assigned key.
     public static func saveKey(_ db: Database, kind: String, name: String, key: UInt64) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO wire_key (kind, name, key) VALUES (?, ?, ?)", arguments: [kind, name, Int64(key)])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO wire_key (kind, name, key) VALUES (?, ?, ?)")
+            .execute(arguments: [kind, name, Int64(key)])
     }
 
     // MARK: The centre
@@ -82,10 +82,12 @@ public enum PhoneSchema {
         }
     }
 
-    /// Stores a notification (new or changed).
+    /// Stores a notification (new or changed). Every `Notify` comes here, so the statement is
+    /// prepared once per connection (as are the others of the hot path).
     public static func save(_ db: Database, _ notification: StoredNotification) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO centre_notification (centre_id, key, revision, record) VALUES (?, ?, ?, ?)",
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO centre_notification (centre_id, key, revision, record) VALUES (?, ?, ?, ?)"
+        ).execute(
             arguments: [
                 Int64(notification.centreID), notification.key.map { Int64($0) }, Int64(notification.revision),
                 notification.record,
@@ -94,7 +96,7 @@ public enum PhoneSchema {
 
     /// Removes a notification.
     public static func deleteNotification(_ db: Database, centreID: UInt32) throws {
-        try db.execute(sql: "DELETE FROM centre_notification WHERE centre_id = ?", arguments: [Int64(centreID)])
+        try db.cachedStatement(sql: "DELETE FROM centre_notification WHERE centre_id = ?").execute(arguments: [Int64(centreID)])
     }
 
     /// A named value of the centre's own (the last id handed out, pending requests, categories).
@@ -104,7 +106,8 @@ public enum PhoneSchema {
 
     /// Stores a named value of the centre's.
     public static func setValue(_ db: Database, _ name: String, _ value: Data) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO centre_state (name, value) VALUES (?, ?)", arguments: [name, value])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO centre_state (name, value) VALUES (?, ?)")
+            .execute(arguments: [name, value])
     }
 
     /// Forgets the link's logs (unpairing); the centre and its keys stay.

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import RelayStore
+import Synchronization
+import Testing
+
+/// The group committer against a real database: what is queued together commits together, a
+/// failing job is undone alone, and the callbacks run after the commit in queue order.
+@Suite(.timeLimit(.minutes(1)))
+struct GroupCommitterTests {
+    /// Counts the commits of the database it observes.
+    final class CommitCounter: TransactionObserver, Sendable {
+        let commits = Atomic<Int>(0)
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+        func databaseDidChange(with event: DatabaseEvent) {}
+        func databaseDidCommit(_ db: Database) { commits.add(1, ordering: .relaxed) }
+        func databaseDidRollback(_ db: Database) {}
+    }
+
+    struct Refused: Error {}
+
+    private func withCommitter(_ body: (GroupCommitter, RelayDatabase, CommitCounter) throws -> Void) throws {
+        let folder = NSTemporaryDirectory() + "relay-committer-test-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var migrations = DatabaseMigrator()
+        migrations.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE item (value INTEGER NOT NULL)") }
+        let database = try RelayDatabase(path: folder + "/test.sqlite", migrations: migrations)
+        let counter = CommitCounter()
+        database.pool.add(transactionObserver: counter, extent: .databaseLifetime)
+        let committer = GroupCommitter(database: database, name: "test committer")
+        defer { committer.stop() }
+        try body(committer, database, counter)
+    }
+
+    private static func insert(_ value: Int) -> @Sendable (Database) throws -> Void {
+        { db in try db.execute(sql: "INSERT INTO item (value) VALUES (?)", arguments: [value]) }
+    }
+
+    /// Submits what `queue` submits while the committer is busy with a job that waits for it,
+    /// so that all of it forms the next batch: one transaction.
+    private func asOneBatch<Result>(_ committer: GroupCommitter, _ queue: () throws -> Result) throws -> Result {
+        let started = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let blocker = committer.submit { _ in
+            started.signal()
+            proceed.wait()
+        }
+        started.wait()
+        let result = try queue()
+        proceed.signal()
+        try blocker.waitBlocking()
+        return result
+    }
+
+    private func values(_ database: RelayDatabase) throws -> [Int] {
+        try database.read { db in try Int.fetchAll(db, sql: "SELECT value FROM item ORDER BY value") }
+    }
+
+    @Test func jobsQueuedTogetherCommitInOneTransactionBeforeAnyCallback() throws {
+        try withCommitter { committer, database, counter in
+            let committed = Mutex<[Int]>([])
+            let (tickets, commitsBefore) = try asOneBatch(committer) {
+                let tickets = (1...3).map { value in
+                    let ticket = committer.submit(Self.insert(value))
+                    ticket.whenCommitted { _ in committed.withLock { $0.append(value) } }
+                    return ticket
+                }
+                // The committer is busy with the job before: nothing of these can have run.
+                #expect(committed.withLock { $0 }.isEmpty)
+                return (tickets, counter.commits.load(ordering: .relaxed))
+            }
+            for ticket in tickets { try ticket.waitBlocking() }
+            #expect(try values(database) == [1, 2, 3])
+            #expect(committed.withLock { $0 } == [1, 2, 3])
+            // The blocking job's transaction, then one for the three.
+            #expect(counter.commits.load(ordering: .relaxed) == commitsBefore + 2)
+        }
+    }
+
+    @Test func aFailingJobIsUndoneAloneAndTheOthersCommit() throws {
+        try withCommitter { committer, database, counter in
+            let failures = Mutex<[Int: Bool]>([:])
+            let commitsBefore = counter.commits.load(ordering: .relaxed)
+            let tickets = try asOneBatch(committer) {
+                [
+                    committer.submit(Self.insert(1)),
+                    committer.submit { db in
+                        try Self.insert(2)(db)
+                        throw Refused()
+                    },
+                    committer.submit(Self.insert(3)),
+                ]
+            }
+            for (index, ticket) in tickets.enumerated() {
+                ticket.whenCommitted { failure in failures.withLock { $0[index] = failure != nil } }
+            }
+            try tickets[0].waitBlocking()
+            #expect(throws: Refused.self) { try tickets[1].waitBlocking() }
+            try tickets[2].waitBlocking()
+            #expect(try values(database) == [1, 3])
+            #expect(failures.withLock { $0 } == [0: false, 1: true, 2: false])
+            #expect(counter.commits.load(ordering: .relaxed) == commitsBefore + 2)
+
+            // Alone in its transaction, a failing job leaves nothing behind either.
+            let alone = committer.submit { db in
+                try Self.insert(4)(db)
+                throw Refused()
+            }
+            #expect(throws: Refused.self) { try alone.waitBlocking() }
+            #expect(try values(database) == [1, 3])
+            // And the committer goes on.
+            try committer.submit(Self.insert(5)).waitBlocking()
+            #expect(try values(database) == [1, 3, 5])
+        }
+    }
+
+    @Test func afterHooksAndCommitCallbacksRunInQueueOrder() throws {
+        try withCommitter { committer, _, _ in
+            let events = Mutex<[String]>([])
+            let tickets = try asOneBatch(committer) {
+                (1...3).map { value in
+                    let ticket = committer.submit(Self.insert(value)) { events.withLock { $0.append("after \(value)") } }
+                    ticket.whenCommitted { _ in events.withLock { $0.append("committed \(value)") } }
+                    return ticket
+                }
+            }
+            for ticket in tickets { try ticket.waitBlocking() }
+            #expect(events.withLock { $0 } == ["after 1", "committed 1", "after 2", "committed 2", "after 3", "committed 3"])
+            // Once committed, a callback runs at once.
+            let late = Mutex(false)
+            tickets[0].whenCommitted { failure in late.withLock { $0 = failure == nil } }
+            #expect(late.withLock { $0 })
+        }
+    }
+}
