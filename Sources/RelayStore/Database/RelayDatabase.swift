@@ -25,6 +25,10 @@ public final class RelayDatabase: Sendable {
         try PrivateFiles.ensureFile(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
+        // Small databases on small devices: two readers at most (the agents read little, and
+        // rarely at once) and 512 KiB of page cache a connection instead of SQLite's 2 MiB.
+        configuration.maximumReaderCount = 2
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -512") }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             // Set on the writer after the pool is open: the pool sets `NORMAL` itself while it
