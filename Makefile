@@ -10,10 +10,12 @@ SWIFT ?= swift
 demo: bootstrap
 	bash scripts/demo.sh
 
-## Every test, after a build that must show no warnings from Relay's own code.
+## Every test, after a build that must show no warnings from Relay's own code; then the quick
+## forms of the soaks: the reliability run is among the tests, and each fuzzer runs 3 s.
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	bash scripts/fuzz.sh 3
 
 ## Every benchmark, in a release build; prints numbers, asserts nothing, writes Docs/BENCHMARKS.md.
 ## RELAY_BENCH_QUICK=1 for a shorter run that leaves Docs/ alone (scripts/bench.sh lists the options).
