@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The chaos soak: the reliability rig (Tests/RelayCtlTests/ReliabilityTests.swift) run again
-# and again, with random notifications, updates, removals, actions, replies, dismissals, link
-# drops and kill -9 of either agent, each run checked: lost, duplicated, stale, shown after
+# and again, with random notifications (some with pictures), updates, removals, actions,
+# replies, dismissals, link drops, outages (the link simulator out of range) and kill -9 of
+# either agent, each run checked: lost, duplicated, stale, shown after
 # removal, repeated alerts, undelivered and repeated responses, and pictures missing on the
 # wearable must all be 0.
 #   scripts/chaos.sh [SECONDS] [SEED]      (defaults: 180 s; a random seed)
