@@ -71,12 +71,11 @@ struct BulkBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let binDirectory = URL(fileURLWithPath: own).deletingLastPathComponent().path
-        let work = (directory ?? FileManager.default.temporaryDirectory.path) + "/relay-bench-bulk-\(getpid())"
-        try FileManager.default.createDirectory(
-            atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        try await BenchWorkspace.withFolder("bulk", under: directory) { work in try await run(in: work) }
+    }
+
+    private func run(in work: String) async throws {
+        let binDirectory = BenchWorkspace.binaryDirectory
         let conditions = conditions
         let results = try await withPrivateBus { bus in
             let trace = try PresentTraceReader(path: work + "/present.fifo")

@@ -45,10 +45,7 @@ struct BulkRun {
     let imageDirectory: String
 
     func run() async throws -> Results {
-        try await agents.pair()
-        try await agents.lock()
-        var clients: [NotifyClient] = []
-        for _ in 0..<benchmark.connections { clients.append(NotifyClient(connection: try await bus.connect())) }
+        let clients = try await agents.pairedAndLocked(connections: benchmark.connections, on: bus)
         let load = EndToEndLoad(clients: clients, trace: trace)
 
         // One second at the rate, not counted: the first notifications pay for caches and pages.

@@ -42,12 +42,11 @@ struct CatchUpBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let binDirectory = URL(fileURLWithPath: own).deletingLastPathComponent().path
-        let work = (directory ?? FileManager.default.temporaryDirectory.path) + "/relay-bench-catch-up-\(getpid())"
-        try FileManager.default.createDirectory(
-            atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        try await BenchWorkspace.withFolder("catch-up", under: directory) { work in try await run(in: work) }
+    }
+
+    private func run(in work: String) async throws {
+        let binDirectory = BenchWorkspace.binaryDirectory
         let results = try await withPrivateBus { bus in
             let trace = try PresentTraceReader(path: work + "/present.fifo")
             var linkSwitch: LinkSwitch?

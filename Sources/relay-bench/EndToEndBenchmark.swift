@@ -60,13 +60,11 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let binDirectory = URL(fileURLWithPath: own).deletingLastPathComponent().path
-        let base = directory ?? FileManager.default.temporaryDirectory.path
-        let work = base + "/relay-bench-e2e-\(getpid())"
-        try FileManager.default.createDirectory(
-            atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: work) }
+        try await BenchWorkspace.withFolder("e2e", under: directory) { work in try await run(in: work) }
+    }
+
+    private func run(in work: String) async throws {
+        let binDirectory = BenchWorkspace.binaryDirectory
         let fsync = try FsyncProbe.measure(in: work)
         let results = try await withPrivateBus { bus in
             let trace = try PresentTraceReader(path: work + "/present.fifo")

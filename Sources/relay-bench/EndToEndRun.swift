@@ -65,10 +65,7 @@ struct EndToEndRun {
     let trace: PresentTraceReader
 
     func run() async throws -> Results {
-        try await agents.pair()
-        try await agents.lock()
-        var clients: [NotifyClient] = []
-        for _ in 0..<benchmark.connections { clients.append(NotifyClient(connection: try await bus.connect())) }
+        let clients = try await agents.pairedAndLocked(connections: benchmark.connections, on: bus)
         let load = EndToEndLoad(clients: clients, trace: trace)
         var memory = [try await memoryRow("paired and locked, nothing posted yet")]
 

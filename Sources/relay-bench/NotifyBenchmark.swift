@@ -144,8 +144,7 @@ struct NotifyBenchmark: AsyncParsableCommand {
 
     /// `name` in the directory of this executable (as the build puts them side by side).
     private static func siblingExecutable(_ name: String) throws -> String {
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let path = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent(name).path
+        let path = URL(fileURLWithPath: BenchWorkspace.binaryDirectory).appendingPathComponent(name).path
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw ValidationError("no \(name) at \(path); build it: swift build -c release --product \(name)")
         }

@@ -11,16 +11,24 @@ import Testing
     static let interface = "org.relay.Notifications1"
     static let app = "org.example.Social"
 
-    @Test(.timeLimit(.minutes(1))) func centreCategoriesAndScheduleSurviveARestart() async throws {
-        try await withPrivateBus { bus in
-            let directory = "/tmp/relay-restart-test-\(UUID().uuidString.prefix(8))"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let socket = directory + "/phone.sock"
-            let arguments = [
+    /// A state folder and the arguments of a relay-phone on it, for the test's two lives of it.
+    private static func withPhoneState(
+        _ bus: PrivateBus, _ body: (_ socket: String, _ arguments: [String]) async throws -> Void
+    ) async throws {
+        let directory = "/tmp/relay-restart-test-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/phone.sock"
+        try await body(
+            socket,
+            [
                 "--transport", "loopback", "--bus", bus.address, "--control-socket", socket,
                 "--state-directory", directory + "/state", "--peer", directory + "/link",
-            ]
+            ])
+    }
+
+    @Test(.timeLimit(.minutes(1))) func centreCategoriesAndScheduleSurviveARestart() async throws {
+        try await withPrivateBus { bus in try await Self.withPhoneState(bus) { socket, arguments in
 
             let first = try await Self.start(arguments)
             let client = try await DBusConnection.connect(to: .address(bus.address))
@@ -70,19 +78,11 @@ import Testing
             await again.close()
             kill(second.pid, SIGTERM)
             #expect(await second.wait() == 0)
-        }
+        } }
     }
 
     @Test(.timeLimit(.minutes(1))) func expiriesSurviveAKill() async throws {
-        try await withPrivateBus { bus in
-            let directory = "/tmp/relay-restart-test-\(UUID().uuidString.prefix(8))"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let socket = directory + "/phone.sock"
-            let arguments = [
-                "--transport", "loopback", "--bus", bus.address, "--control-socket", socket,
-                "--state-directory", directory + "/state", "--peer", directory + "/link",
-            ]
+        try await withPrivateBus { bus in try await Self.withPhoneState(bus) { socket, arguments in
             let first = try await Self.start(arguments)
             let client = try await DBusConnection.connect(to: .address(bus.address))
             var closed = try await client.signals(
@@ -112,7 +112,7 @@ import Testing
             await client.close()
             kill(second.pid, SIGTERM)
             #expect(await second.wait() == 0)
-        }
+        } }
     }
 
     private static func start(_ arguments: [String]) async throws -> ChildProcess {

@@ -1,0 +1,34 @@
+import Foundation
+import RelayTestSupport
+
+/// What the benchmarks that run the agents share: where the agents are (beside relay-bench, as
+/// the build puts them), a private folder for their state, and a paired, locked pair of agents
+/// with apps to post from.
+enum BenchWorkspace {
+    /// The folder relay-bench runs from, where relay-phone, relay-wearable and relayctl are.
+    static var binaryDirectory: String {
+        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: own).deletingLastPathComponent().path
+    }
+
+    /// Runs `body` with a new folder (mode 0700) named for the benchmark under `directory` (the
+    /// temporary directory by default), removed afterwards.
+    static func withFolder<T>(_ name: String, under directory: String?, _ body: (String) async throws -> T) async throws -> T {
+        let work = (directory ?? FileManager.default.temporaryDirectory.path) + "/relay-bench-\(name)-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        return try await body(work)
+    }
+}
+
+extension LoopbackAgents {
+    /// Pairs the agents and locks the phone, as the demo does, and connects `connections` apps to
+    /// the bus to post from.
+    func pairedAndLocked(connections: Int, on bus: PrivateBus) async throws -> [NotifyClient] {
+        try await pair()
+        try await lock()
+        var clients: [NotifyClient] = []
+        for _ in 0..<connections { clients.append(NotifyClient(connection: try await bus.connect())) }
+        return clients
+    }
+}
