@@ -32,3 +32,34 @@ extension LoopbackAgents {
         return clients
     }
 }
+
+extension LoopbackAgents {
+    /// Starts the agents (from beside relay-bench) with their state in `work` and a present trace,
+    /// runs `body`, and stops the agents and the trace afterwards, also when something failed.
+    /// `linkThrough` may put something between relay-phone and the wearable's link socket.
+    static func running<T>(
+        in work: String, bus: PrivateBus, linkThrough: (String) async throws -> String = { $0 },
+        _ body: (LoopbackAgents, PresentTraceReader) async throws -> T
+    ) async throws -> T {
+        let trace = try PresentTraceReader(path: work + "/present.fifo")
+        let agents: LoopbackAgents
+        do {
+            agents = try await start(
+                binDirectory: BenchWorkspace.binaryDirectory, bus: bus.address, directory: work, trace: trace.path,
+                linkThrough: linkThrough)
+        } catch {
+            await trace.stop()
+            throw error
+        }
+        do {
+            let result = try await body(agents, trace)
+            await agents.stop()
+            await trace.stop()
+            return result
+        } catch {
+            await agents.stop()
+            await trace.stop()
+            throw error
+        }
+    }
+}

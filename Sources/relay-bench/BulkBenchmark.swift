@@ -75,35 +75,22 @@ struct BulkBenchmark: AsyncParsableCommand {
     }
 
     private func run(in work: String) async throws {
-        let binDirectory = BenchWorkspace.binaryDirectory
         let conditions = conditions
         let results = try await withPrivateBus { bus in
-            let trace = try PresentTraceReader(path: work + "/present.fifo")
             var link: SimulatedLink?
             do {
-                let agents = try await LoopbackAgents.start(
-                    binDirectory: binDirectory, bus: bus.address, directory: work, trace: trace.path
-                ) { wearableLink in
+                let results = try await LoopbackAgents.running(in: work, bus: bus) { wearableLink in
                     let started = try await SimulatedLink.start(
                         path: work + "/simulated-link.sock", upstream: wearableLink, conditions: conditions)
                     link = started
                     return started.path
+                } _: { agents, trace in
+                    try await BulkRun(benchmark: self, agents: agents, bus: bus, trace: trace, imageDirectory: work + "/images").run()
                 }
-                do {
-                    let results = try await BulkRun(
-                        benchmark: self, agents: agents, bus: bus, trace: trace, imageDirectory: work + "/images"
-                    ).run()
-                    await agents.stop()
-                    await link?.stop()
-                    await trace.stop()
-                    return results
-                } catch {
-                    await agents.stop()
-                    throw error
-                }
+                await link?.stop()
+                return results
             } catch {
                 await link?.stop()
-                await trace.stop()
                 throw error
             }
         }

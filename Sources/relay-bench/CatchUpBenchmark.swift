@@ -46,24 +46,16 @@ struct CatchUpBenchmark: AsyncParsableCommand {
     }
 
     private func run(in work: String) async throws {
-        let binDirectory = BenchWorkspace.binaryDirectory
         let results = try await withPrivateBus { bus in
-            let trace = try PresentTraceReader(path: work + "/present.fifo")
             var linkSwitch: LinkSwitch?
             do {
-                let agents = try await LoopbackAgents.start(
-                    binDirectory: binDirectory, bus: bus.address, directory: work, trace: trace.path
-                ) { wearableLink in
+                let results = try await LoopbackAgents.running(in: work, bus: bus) { wearableLink in
                     let created = try LinkSwitch(path: work + "/link-switch.sock", upstream: wearableLink)
                     linkSwitch = created
                     return created.path
-                }
-                guard let linkSwitch else { throw BenchError("the link switch was not set up before relay-phone started") }
-                do {
-                    try await agents.pair()
-                    try await agents.lock()
-                    var clients: [NotifyClient] = []
-                    for _ in 0..<connections { clients.append(NotifyClient(connection: try await bus.connect())) }
+                } _: { agents, trace in
+                    guard let linkSwitch else { throw BenchError("the link switch was not set up before relay-phone started") }
+                    let clients = try await agents.pairedAndLocked(connections: connections, on: bus)
                     var results: [CatchUpRound.Result] = []
                     for round in 1...rounds {
                         results.append(try await CatchUpRound(
@@ -71,17 +63,12 @@ struct CatchUpBenchmark: AsyncParsableCommand {
                             linkSwitch: linkSwitch, trace: trace
                         ).run())
                     }
-                    await agents.stop()
-                    await linkSwitch.stop()
-                    await trace.stop()
                     return results
-                } catch {
-                    await agents.stop()
-                    throw error
                 }
+                await linkSwitch?.stop()
+                return results
             } catch {
                 await linkSwitch?.stop()
-                await trace.stop()
                 throw error
             }
         }

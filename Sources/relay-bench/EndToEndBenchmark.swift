@@ -64,25 +64,10 @@ struct EndToEndBenchmark: AsyncParsableCommand {
     }
 
     private func run(in work: String) async throws {
-        let binDirectory = BenchWorkspace.binaryDirectory
         let fsync = try FsyncProbe.measure(in: work)
         let results = try await withPrivateBus { bus in
-            let trace = try PresentTraceReader(path: work + "/present.fifo")
-            do {
-                let agents = try await LoopbackAgents.start(
-                    binDirectory: binDirectory, bus: bus.address, directory: work, trace: trace.path)
-                do {
-                    let results = try await EndToEndRun(benchmark: self, agents: agents, bus: bus, trace: trace).run()
-                    await agents.stop()
-                    await trace.stop()
-                    return results
-                } catch {
-                    await agents.stop()
-                    throw error
-                }
-            } catch {
-                await trace.stop()
-                throw error
+            try await LoopbackAgents.running(in: work, bus: bus) { agents, trace in
+                try await EndToEndRun(benchmark: self, agents: agents, bus: bus, trace: trace).run()
             }
         }
         EndToEndReport(benchmark: self, results: results, fsync: fsync).print()
