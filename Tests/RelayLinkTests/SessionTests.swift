@@ -149,7 +149,9 @@ import Testing
         var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
         _ = perform(pair.phone.start(), on: &pair.phone, state: &phone)
         let hello = perform(pair.wearable.start(), on: &pair.wearable, state: &wearable).frames
-        let result = perform(pair.phone.receive(hello[0], at: start), on: &pair.phone, state: &phone)
+        let actions = pair.phone.receive(hello[0], at: start)
+        #expect(!actions.contains { if case .peerHello = $0 { true } else { false } }, "a session that cannot be is not announced")
+        let result = perform(actions, on: &pair.phone, state: &phone)
         #expect(result.failures == [.peerNeedsSnapshot(peerHas: 0, logStartsAfter: 30)])
     }
 

@@ -157,16 +157,18 @@ public struct LinkSession: ~Copyable {
     private mutating func receiveHello(_ hello: Relay_V1_Hello, ack: UInt64) -> [Action] {
         guard !peerHelloReceived else { return fail(.protocolViolation("a second hello")) }
         peerHelloReceived = true
-        var actions: [Action] = [.peerHello(hello)]
+        let peerHas = hello.receivedEpoch == logs.ownEpoch ? hello.receivedThrough : 0
+        // Entries the peer lacks but this side already deleted as acknowledged cannot be
+        // resent: the peer lost its state. Only a new log epoch (a snapshot) can help. Checked
+        // before the peer is announced, so the owner never shows a session that cannot be.
+        let needsSnapshot = peerHas < logs.outbound.acknowledgedThrough
+        var actions: [Action] = needsSnapshot ? [] : [.peerHello(hello)]
         if hello.logEpoch != logs.peerEpoch {
             logs.inbound.reset()
             logs.peerEpoch = hello.logEpoch
             actions.append(.peerLogReset(epoch: hello.logEpoch))
         }
-        let peerHas = hello.receivedEpoch == logs.ownEpoch ? hello.receivedThrough : 0
-        // Entries the peer lacks but this side already deleted as acknowledged cannot be
-        // resent: the peer lost its state. Only a new log epoch (a snapshot) can help.
-        guard peerHas >= logs.outbound.acknowledgedThrough else {
+        guard !needsSnapshot else {
             return actions + fail(.peerNeedsSnapshot(peerHas: peerHas, logStartsAfter: logs.outbound.acknowledgedThrough))
         }
         do {
