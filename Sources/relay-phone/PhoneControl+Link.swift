@@ -1,8 +1,7 @@
-import Dispatch
 import Foundation
+import RelayCLI
 import PhoneAgent
 import RelayControl
-import Synchronization
 
 /// The link's control commands: pairing (`relayctl pair`), unpairing, and the link in `status`.
 extension PhoneControl {
@@ -65,22 +64,5 @@ extension PhoneControl {
             values["roundTripMicroseconds"] = .int(Int(roundTrip.components.seconds * 1_000_000 + roundTrip.components.attoseconds / 1_000_000_000_000))
         }
         return values
-    }
-}
-
-/// Waits on the control thread (a plain thread, never one of the tasks' threads) for async work.
-enum Blocking {
-    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let outcome = Mutex<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let result: Result<T, any Error>
-            do { result = .success(try await body()) } catch { result = .failure(error) }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        guard let result = outcome.withLock({ $0 }) else { throw PhoneError("the request ended without an answer") }
-        return try result.get()
     }
 }

@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import RelayBluetooth
+import RelayCLI
 import RelayControl
 import RelayDBus
 import RelayTransport
@@ -38,7 +38,7 @@ final class WearableBluetooth: Sendable {
     /// Connects to the system bus and checks for bluetoothd and the adapter, before the agent
     /// opens anything else; throws what is missing and how to run without Bluetooth.
     static func check(adapter: String?, channel: UInt16, log: @escaping @Sendable (String) -> Void) throws -> WearableBluetooth {
-        try blocking {
+        try Blocking.run {
             let connection: DBusConnection
             do {
                 connection = try await BluetoothProblem.connectSystemBus()
@@ -92,7 +92,7 @@ final class WearableBluetooth: Sendable {
             }
         }
         tasks.withLock { $0 += [registering, agentTask] }
-        let settled = try? Self.blocking {
+        let settled = try? Blocking.run {
             let state = await Self.firstAnswer(of: registrar, within: Self.registrationWait)
             await Self.within(Self.registrationWait) { for await _ in agentAnswered {} }
             return state
@@ -176,7 +176,7 @@ final class WearableBluetooth: Sendable {
         for task in tasks.withLock({ $0 }) { task.cancel() }
         for connection in connections.withLock({ $0.values.flatMap { $0 } }) { connection.shutDown() }
         let client = client
-        try? Self.blocking { await client.connection.close() }
+        try? Blocking.run { await client.connection.close() }
     }
 
     private func accept(_ connection: ProfileConnection, link: WearableLink) async throws {
@@ -219,21 +219,6 @@ final class WearableBluetooth: Sendable {
             guard change.arguments.count == 3, case .string(let owner) = change.arguments[2], !owner.isEmpty else { continue }
             await register()
         }
-    }
-
-    /// Runs async work from the agent's synchronous start-up and waits for it.
-    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let outcome = Mutex<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let result: Result<T, any Error>
-            do { result = .success(try await body()) } catch { result = .failure(error) }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        guard let result = outcome.withLock({ $0 }) else { throw WearableBluetoothError(description: "relay-wearable: Bluetooth start-up ended without an answer") }
-        return try result.get()
     }
 }
 
