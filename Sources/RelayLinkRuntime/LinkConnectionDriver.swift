@@ -67,8 +67,12 @@ public struct LinkConnectionDriver: Sendable {
         logger[metadataKey: "peer"] = "\(connection.peer)"
         let outcome: Outcome
         do {
-            outcome = try await connection.runBatches { batches, writer in
-                try await serve(batches: batches, writer: writer, commands: commands, logger: logger)
+            // On the connection's own thread: a frame is read, handled (stored included) and
+            // answered there, and the owner's commands take one switch of thread to get there.
+            outcome = try await withTaskExecutorPreference(connection.taskExecutor) {
+                try await connection.runBatches { batches, writer in
+                    try await serve(batches: batches, writer: writer, commands: commands, logger: logger)
+                }
             }
         } catch {
             outcome = .failed(.peerClosed("the connection failed: \(error)"))

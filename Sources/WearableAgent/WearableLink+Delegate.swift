@@ -52,21 +52,22 @@ extension WearableLink {
     func apply(_ entries: [InboundEntry], connection: Int) async throws {
         let now = configuration.clock.now()
         let effects = try state.withLock { state -> [ReplicaEffect] in
-            // Every applier holds this lock, so the cursor read here is the one the commit moves.
-            let appliedThrough = try database.read { db in try LinkLogTables.state(db).appliedThrough }
-            var replica = state.replica
-            var effects: [ReplicaEffect] = []
-            var seqs: [UInt64] = []
-            for entry in entries where entry.seq > appliedThrough {
-                guard case .change(let change) = entry.body else {
-                    throw WearableLinkError.unexpected("the phone sent a log entry that is not a change")
+            let caughtUpThrough = state.caughtUpThrough[connection] ?? 0
+            return try update(&state, at: now) { replica, db in
+                // Two connections may overlap for a moment (a reconnect before the old one
+                // noticed); the stored cursor, read in the transaction that moves it, decides.
+                let appliedThrough = try LinkLogTables.state(db).appliedThrough
+                var update = ReplicaUpdate(effects: [])
+                for entry in entries where entry.seq > appliedThrough {
+                    guard case .change(let change) = entry.body else {
+                        throw WearableLinkError.unexpected("the phone sent a log entry that is not a change")
+                    }
+                    let catchUp = entry.seq <= caughtUpThrough && isCatchUp(change, now: now)
+                    update.effects += replica.apply(change, catchUp: catchUp)
+                    update.claimed.append(entry.seq)
                 }
-                effects += replica.apply(
-                    change, catchUp: isCatchUp(change, seq: entry.seq, connection: connection, state: state, now: now))
-                seqs.append(entry.seq)
+                return update
             }
-            guard !seqs.isEmpty, try commit(effects, to: replica, claiming: seqs, at: now, in: &state) else { return [] }
-            return effects
         }
         for effect in effects { log(effect) }
         if effects.contains(where: \.changesSchedule) { firingWakeups.continuation.yield() }
@@ -75,45 +76,17 @@ extension WearableLink {
         if effects.contains(where: \.mayReleaseAttachments) { sweepAttachments() }
     }
 
-    /// Commits a replica's effects — and the cursor of the phone's log through `seqs` — in one
-    /// transaction, appending its reports to the outbound log; then the replica replaces the
-    /// held one and the screen hears of it. Returns `false` when an entry had been applied.
-    func commit(
-        _ effects: [ReplicaEffect], to replica: Replica, claiming seqs: [UInt64], at now: Date, in state: inout LinkState
-    ) throws -> Bool {
-        let reports = try database.write { db -> [(UInt64, Relay_V1_Envelope.OneOf_Body)]? in
-            // Two connections may overlap for a moment (a reconnect before the old one
-            // noticed); the stored cursor decides, so an entry is applied once.
-            for seq in seqs { guard try LinkLogTables.claim(db, seq: seq) else { return nil } }
-            try ReplicaPersistence.persist(effects, in: db)
-            return try effects.compactMap { effect in
-                guard case .report(let kind) = effect else { return nil }
-                var event = Relay_V1_WearableEvent()
-                event.at = WireTime.seconds(now)
-                event.kind = kind
-                let body = Relay_V1_Envelope.OneOf_Body.event(event)
-                return (try LinkLogTables.append(db, body), body)
-            }
-        }
-        guard let reports else { return false }
-        state.replica = replica
-        for (seq, body) in reports { state.handOut(seq: seq, body: body) }
-        // Queued for the screen with the lock held: two overlapping connections apply
-        // consecutive entries, and the screen must hear of them in the order they committed.
-        let presented = ReplicaPresentation.events(for: effects, in: replica.contents)
-        if !presented.isEmpty { present(presented) }
-        return true
-    }
-
-    /// Whether a change waited on the phone while the devices were apart and is older than the
-    /// offline alert window: entries up to the phone's log head at its hello waited.
-    private func isCatchUp(_ change: Relay_V1_Change, seq: UInt64, connection: Int, state: LinkState, now: Date) -> Bool {
-        guard case .upsert(let upsert) = change.kind, seq <= state.caughtUpThrough[connection] ?? 0 else { return false }
+    /// Whether a change that waited on the phone while the devices were apart (the caller
+    /// checked that) is older than the offline alert window.
+    private func isCatchUp(_ change: Relay_V1_Change, now: Date) -> Bool {
+        guard case .upsert(let upsert) = change.kind else { return false }
         return now.timeIntervalSince(WireTime.date(upsert.deliveredAt)) > configuration.offlineAlertWindow
     }
 
     func acknowledged(through seq: UInt64) async throws {
-        try database.write { db in try LinkLogTables.acknowledge(db, through: seq) }
+        // Not synced: a crash that loses it costs nothing, since the next hello acknowledges
+        // again; one sync fewer for every response and report.
+        try database.writeUnsynced { db in try LinkLogTables.acknowledge(db, through: seq) }
     }
 
     func peerLogReset(epoch: UInt64) async throws {

@@ -35,10 +35,8 @@ extension WearableLink {
             return try state.withLock { state -> Date? in
                 // Connected (or pairing), the phone fires; unpaired, there is nothing to fire.
                 guard state.current == nil, state.partnerKey != nil else { return nil }
-                var replica = state.replica
-                let effects = replica.fireDue(at: now)
+                let effects = try update(&state, at: now) { replica, _ in ReplicaUpdate(effects: replica.fireDue(at: now)) }
                 if !effects.isEmpty {
-                    _ = try commit(effects, to: replica, claiming: [], at: now, in: &state)
                     for case .firedHere(let key, let fireDate, let alerted) in effects {
                         logger.info(
                             "fired while apart",
@@ -59,10 +57,7 @@ extension WearableLink {
         let now = configuration.clock.now()
         do {
             try state.withLock { state in
-                var replica = state.replica
-                let effects = replica.linkChanged(at: now)
-                guard !effects.isEmpty else { return }
-                _ = try commit(effects, to: replica, claiming: [], at: now, in: &state)
+                _ = try update(&state, at: now) { replica, _ in ReplicaUpdate(effects: replica.linkChanged(at: now)) }
             }
         } catch {
             logger.error("could not store when the link changed: \(error)")

@@ -138,13 +138,22 @@ public struct UIStateMachine {
     /// Keeps list selections within their lists and drops list screens that became empty, after
     /// notifications came or went.
     mutating func clampPositions() {
-        let groups = state.groups
+        // Grouping is a pass over every notification; only list screens need it, and most
+        // changes arrive with none open.
+        var grouped: [NotificationGroup]?
+        func groups() -> [NotificationGroup] {
+            if let grouped { return grouped }
+            let groups = state.groups
+            grouped = groups
+            return groups
+        }
         func clamp(_ screen: Screen) -> Screen? {
             switch screen {
             case .list(let selection):
+                let groups = groups()
                 return groups.isEmpty ? nil : .list(selection: min(selection, groups.count - 1))
             case .thread(let thread, let selection):
-                let count = groups.first { $0.thread == thread }?.notifications.count ?? 0
+                let count = groups().first { $0.thread == thread }?.notifications.count ?? 0
                 return count == 0 ? nil : .thread(identifier: thread, selection: min(selection, count - 1))
             case .longLook(var position):
                 guard let notification = state.notification(position.identifier) else { return nil }

@@ -37,4 +37,30 @@ import Testing
             "\(error)".contains("chmod go-rwx")
         }
     }
+
+    @Test("an unsynced write commits, is undone whole when it throws, and leaves the writer syncing again")
+    func unsyncedWrite() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var migrations = DatabaseMigrator()
+        migrations.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE item (value INTEGER NOT NULL)") }
+        let database = try RelayDatabase(path: folder + "/test.sqlite", migrations: migrations)
+        let during = try database.writeUnsynced { db in
+            try db.execute(sql: "INSERT INTO item VALUES (1)")
+            return try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
+        #expect(during == 1, "PRAGMA synchronous is \(during ?? -1) inside; 1 is NORMAL")
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try database.writeUnsynced { db in
+                try db.execute(sql: "INSERT INTO item VALUES (2)")
+                throw Refused()
+            }
+        }
+        let (values, after) = try database.write { db in
+            (try Int.fetchAll(db, sql: "SELECT value FROM item"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(values == [1])
+        #expect(after == 2, "PRAGMA synchronous is \(after ?? -1) afterwards; 2 is FULL")
+    }
 }

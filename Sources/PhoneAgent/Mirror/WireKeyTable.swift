@@ -48,12 +48,24 @@ public struct WireKeyTable: Sendable, Hashable {
         return key
     }
 
+    /// How many notification keys one stored counter reserves.
+    static let notificationKeysReserved: UInt64 = 64
+
     /// A fresh notification key: never handed out before in this database.
+    ///
+    /// The stored counter is the end of a reserved range, moved once every
+    /// `notificationKeysReserved` keys rather than with every notification: a write fewer for
+    /// most notifications. After a restart keys go on from the end of the range, so what a crash
+    /// costs is a gap in the numbers, never a key handed out twice.
     public mutating func nextNotificationKey(assigned: inout [Assignment]) -> UInt64 {
         let key = (highest[.notification] ?? 0) + 1
         highest[.notification] = key
-        keys[.notification, default: [:]]["counter"] = key
-        assigned.append(Assignment(kind: .notification, name: "counter", key: key))
+        let reserved = keys[.notification]?["counter"] ?? 0
+        if key > reserved {
+            let end = key + Self.notificationKeysReserved - 1
+            keys[.notification, default: [:]]["counter"] = end
+            assigned.append(Assignment(kind: .notification, name: "counter", key: end))
+        }
         return key
     }
 

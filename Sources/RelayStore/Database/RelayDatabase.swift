@@ -45,6 +45,41 @@ public final class RelayDatabase: Sendable {
         try pool.write(body)
     }
 
+    /// Runs `body` in one write transaction that is not synced to disk when it commits: for
+    /// writes a crash may lose at no cost, such as deleting acknowledged log entries (the next
+    /// handshake's cursors acknowledge them again). The write-ahead log only grows, so the next
+    /// synced commit makes this one durable as well, and nothing is ever durable out of order.
+    public func writeUnsynced<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            var result: T?
+            try db.inTransaction {
+                result = try body(db)
+                return .commit
+            }
+            guard let result else { throw StoreError.corrupt(path, "the write transaction did not run") }
+            return result
+        }
+    }
+
+    /// Makes every commit so far durable, those of `writeUnsynced` included: syncs the
+    /// write-ahead log, where commits wait until a checkpoint copies them into the database.
+    ///
+    /// This lets an agent act on a commit while its sync is under way and acknowledge only
+    /// after this returns. The log is opened by name each time, so a log SQLite replaced is
+    /// never the one synced.
+    public func syncLog() throws(StoreError) {
+        let log = path + "-wal"
+        do throws(SystemError) {
+            let descriptor = try SystemError.retrying("open(\(log))") { open(log, O_RDONLY | O_CLOEXEC) }
+            defer { close(descriptor) }
+            try SystemError.retrying("fdatasync(\(log))") { fdatasync(descriptor) }
+        } catch {
+            throw .system(error)
+        }
+    }
+
     /// Runs `body` on a consistent read-only view.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.read(body)
