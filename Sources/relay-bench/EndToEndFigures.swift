@@ -27,7 +27,7 @@ struct EndToEndFigures {
         let roundTrips = LatencyHistogram(steady.samples.map { $0.replied - $0.sent })
         let afterReply = LatencyHistogram(steady.samples.compactMap { sample in steady.presented[sample.title].map { $0 - sample.replied } })
         FigureLog.record(section, "… of which the Notify round trip at the app (relay-phone's synced commit included)", roundTrips.summary)
-        FigureLog.record(section, "… and reply → pixels (the link, the wearable's synced commit, the frame)", afterReply.summary)
+        FigureLog.record(section, "… and reply → pixels (the link, the wearable's commit, the frame; its sync runs alongside)", afterReply.summary)
         FigureLog.record(
             section, "burst of \(FigureFormat.grouped(benchmark.burst)): first send → last present", String(format: "%.2f s", Double(burst.span) / 1e9)
                 + missing(burst.missing), target: "≤ 2 s, none lost", met: burst.span <= 2_000_000_000 && burst.missing == 0)
