@@ -62,12 +62,13 @@ public struct Replica: Sendable {
         case .scheduleUpsert(let schedule):
             // The log is ordered, so the latest copy wins; revisions are for the record.
             snapshot?.schedules.insert(schedule.key)
-            guard contents.schedules[schedule.key] != schedule else { return [] }
+            let existing = contents.schedules[schedule.key]
+            guard existing != schedule else { return [] }
             contents.schedules[schedule.key] = schedule
-            return [.scheduleChanged(schedule)]
+            return [.scheduleChanged(schedule)] + Self.released(existing?.content.attachments, keeping: schedule.content.attachments)
         case .scheduleRemove(let remove):
-            guard contents.schedules.removeValue(forKey: remove.key) != nil else { return [] }
-            return [.scheduleRemoved(key: remove.key)]
+            guard let removed = contents.schedules.removeValue(forKey: remove.key) else { return [] }
+            return [.scheduleRemoved(key: remove.key)] + Self.released(removed.content.attachments)
         case nil:
             // A kind this version does not know (a newer phone): nothing to do.
             return []
@@ -99,6 +100,7 @@ public struct Replica: Sendable {
         contents.notifications[upsert.key] = record
         contents.tombstones.removeValue(forKey: upsert.key)
         effects.append(.stored(record, alert: decision.alerts))
+        effects += Self.released(existing?.content.attachments, keeping: upsert.content.attachments)
         if upsert.mayAlert {
             // The phone asked for an alert: tell it whether there was one, and why not.
             var alerted = Relay_V1_Alerted()
@@ -119,9 +121,9 @@ public struct Replica: Sendable {
         }
         if let removed = contents.tombstones[remove.key], removed >= remove.revision { return [] }
         if let existing = contents.notifications[remove.key], existing.revision > remove.revision { return [] }
-        contents.notifications.removeValue(forKey: remove.key)
+        let removed = contents.notifications.removeValue(forKey: remove.key)
         contents.tombstones[remove.key] = remove.revision
-        return [.removed(key: remove.key, revision: remove.revision)]
+        return [.removed(key: remove.key, revision: remove.revision)] + Self.released(removed?.content.attachments)
     }
 
     private mutating func finishSnapshot(epoch: UInt64) -> [ReplicaEffect] {
@@ -129,24 +131,39 @@ public struct Replica: Sendable {
         snapshot = nil
         var effects: [ReplicaEffect] = []
         for key in contents.notifications.keys.sorted() where !progress.notifications.contains(key) {
-            let revision = contents.notifications[key]?.revision ?? 0
-            contents.notifications.removeValue(forKey: key)
+            let removed = contents.notifications.removeValue(forKey: key)
+            let revision = removed?.revision ?? 0
             contents.tombstones[key] = revision
             effects.append(.removed(key: key, revision: revision))
+            effects += Self.released(removed?.content.attachments)
         }
         for key in contents.categories.keys.sorted() where !progress.categories.contains(key) {
             contents.categories.removeValue(forKey: key)
             effects.append(.categoryRemoved(key: key))
         }
         for key in contents.schedules.keys.sorted() where !progress.schedules.contains(key) {
-            contents.schedules.removeValue(forKey: key)
+            let removed = contents.schedules.removeValue(forKey: key)
             effects.append(.scheduleRemoved(key: key))
+            effects += Self.released(removed?.content.attachments)
         }
         for key in contents.apps.keys.sorted() where !progress.apps.contains(key) {
             contents.apps.removeValue(forKey: key)
             effects.append(.appRemoved(key: key))
         }
         return effects
+    }
+}
+
+extension Replica {
+    /// `.attachmentsReleased` when a notification or request that went, or was replaced,
+    /// referred to attachments its replacement does not: only then may stored files have lost
+    /// their last reference, and looking for them reads the whole replica and the store.
+    static func released(
+        _ before: [Relay_V1_AttachmentRef]?, keeping after: [Relay_V1_AttachmentRef] = []
+    ) -> [ReplicaEffect] {
+        guard let before, !before.isEmpty else { return [] }
+        let kept = Set(after.map(\.sha256))
+        return before.allSatisfy { kept.contains($0.sha256) } ? [] : [.attachmentsReleased]
     }
 }
 
@@ -183,4 +200,7 @@ public enum ReplicaEffect: Sendable, Equatable {
     case firedHere(scheduleKey: UInt64, fireDate: Int64, alerted: Bool)
     /// The wearable's own firings of a request up to this date are matched by the phone's.
     case reconciled(scheduleKey: UInt64, through: Int64)
+    /// Something that referred to attachments went or changed: stored files nothing refers to
+    /// any more can be deleted.
+    case attachmentsReleased
 }

@@ -17,6 +17,7 @@ enum ReplicaPersistence {
             case .scheduleChanged(let schedule): try WearableSchema.saveSchedule(db, schedule)
             case .scheduleRemoved(let key): try WearableSchema.removeSchedule(db, key: key)
             case .report: break  // appended to the outbound log by the caller
+            case .attachmentsReleased: break  // the files go after the commit (WearableLink.sweepAttachments)
             case .firingFloor(let floor): try WearableSchema.saveFiringFloor(db, floor)
             case .handled(let key, let through): try WearableSchema.saveHandled(db, scheduleKey: key, through: through)
             case .firedHere(let key, let fireDate, let alerted):

@@ -22,7 +22,7 @@ enum ReplicaPresentation {
             case .settingsChanged(let settings):
                 events.append(.previewsHidden(settings.hidePreviews))
             case .appNamed, .appRemoved, .tombstonesCleared, .report, .scheduleChanged, .scheduleRemoved, .firingFloor, .handled,
-                .firedHere, .reconciled:
+                .firedHere, .reconciled, .attachmentsReleased:
                 break
             }
         }

@@ -166,11 +166,10 @@ extension ReplicaEffect {
         }
     }
 
-    /// Whether an attachment may have lost its last reference. Replacements are left to the
-    /// next removal's sweep: one directory listing per removal, none per update.
+    /// Whether an attachment may have lost its last reference: only then is the store swept.
     var mayReleaseAttachments: Bool {
         switch self {
-        case .removed, .scheduleRemoved: true
+        case .attachmentsReleased: true
         default: false
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import RelayStore
 import RelayWire
 import Testing
@@ -125,5 +126,27 @@ struct ReplicaScheduleTests {
         end.snapshotEnd.epoch = 9
         #expect(replica.apply(end).contains(.scheduleRemoved(key: 3)))
         #expect(replica.contents.schedules.keys.sorted() == [1])
+    }
+
+    static func withImage(_ change: Relay_V1_Change, _ digest: UInt8) -> Relay_V1_Change {
+        var change = change
+        var reference = Relay_V1_AttachmentRef()
+        reference.identifier = "photo"
+        reference.sha256 = Data(repeating: digest, count: 32)
+        reference.size = 1000
+        change.upsert.content.attachments = [reference]
+        return change
+    }
+
+    @Test("attachments are released only when what referred to them goes or changes to another")
+    func attachmentsReleased() {
+        var replica = Replica()
+        let released = { (effects: [ReplicaEffect]) in effects.contains(.attachmentsReleased) }
+        _ = replica.apply(ReplicaTests.upsert(1, revision: 1))
+        #expect(!released(replica.apply(ReplicaTests.remove(1, revision: 2))), "no picture, nothing to release")
+        #expect(!released(replica.apply(Self.withImage(ReplicaTests.upsert(2, revision: 1), 0xAA))))
+        #expect(!released(replica.apply(Self.withImage(ReplicaTests.upsert(2, revision: 2, title: "Same picture"), 0xAA))))
+        #expect(released(replica.apply(Self.withImage(ReplicaTests.upsert(2, revision: 3, title: "Another picture"), 0xBB))))
+        #expect(released(replica.apply(ReplicaTests.remove(2, revision: 4))))
     }
 }
