@@ -26,11 +26,11 @@ public enum ControlClient {
             // A screenshot of a large framebuffer takes a while; a hung agent still must not hang relayctl.
             try UnixSocketAddress.setTimeouts(descriptor, seconds: timeoutSeconds)
             try writeRequest(descriptor, try encode(request))
-            line = try LineSocket.readLine(descriptor)
+            line = try LineSocket.readLine(descriptor, maximumLength: LineSocket.maximumReplyLength)
         } catch let error as SystemError {
             throw .system(error)
         } catch ControlLineError.tooLong {
-            throw .malformedReply("longer than \(LineSocket.maximumLength) bytes")
+            throw .malformedReply("longer than \(LineSocket.maximumReplyLength) bytes")
         } catch ControlLineError.system(let error) {
             throw .system(error)
         } catch {

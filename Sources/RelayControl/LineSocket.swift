@@ -5,11 +5,16 @@ import RelaySystem
 /// Newline-delimited messages on a connected stream socket: what both ends of a control
 /// connection read and write.
 enum LineSocket {
-    /// The longest message accepted; a request is a command and a path, far below this.
-    static let maximumLength = 64 * 1024
+    /// The longest request an agent accepts; a request is a command and a path, far below this.
+    static let maximumRequestLength = 64 * 1024
+    /// The longest reply relayctl accepts. Replies list notifications (`delivered`,
+    /// `notifications`), a few hundred bytes each, so thousands of them run past a request's
+    /// limit; this still bounds what a confused agent can make relayctl hold.
+    static let maximumReplyLength = 64 * 1024 * 1024
 
     /// Reads up to the first newline (or the end of the stream); `nil` when the peer sent nothing.
-    static func readLine(_ descriptor: Int32) throws(ControlLineError) -> Data? {
+    /// More than `maximumLength` bytes without a newline is `tooLong`.
+    static func readLine(_ descriptor: Int32, maximumLength: Int) throws(ControlLineError) -> Data? {
         var message = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -54,7 +59,7 @@ enum LineSocket {
 
 /// Why a line could not be read.
 enum ControlLineError: Error {
-    /// The peer sent more than `LineSocket.maximumLength` bytes without a newline.
+    /// The peer sent more than the reader's limit without a newline.
     case tooLong
     /// A system call failed (a timeout reads as `EAGAIN`).
     case system(SystemError)

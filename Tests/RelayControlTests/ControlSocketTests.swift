@@ -19,6 +19,20 @@ import Testing
         #expect(server.outcomes.first?.hasPrefix("control: status from pid \(getpid())") == true)
     }
 
+    @Test func aReplyListingThousandsOfNotificationsIsRead() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/agent.sock"
+        let server = try TestServer(path: path, count: 1)
+        let response = try ControlClient.send(ControlRequest(command: "large"), to: path, agent: "test-agent", start: "test-agent")
+        guard case .list(let entries) = response.values["notifications"] else {
+            Issue.record("no list in \(response.values.keys)")
+            return
+        }
+        #expect(entries.count == 5000)
+        await server.finished.wait()
+    }
+
     @Test func socketFileIsPrivateAndRemovedOnClose() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -40,9 +40,16 @@ final class TestServer: Sendable {
     /// The outcomes' log lines, once `finished` is open.
     var outcomes: [String] { recorded.lines }
 
-    /// Echoes the command back, and fails `fail`.
+    /// Echoes the command back, fails `fail`, and answers `large` with a list of 5,000
+    /// notification-like entries (about 600 KB, as `delivered` does with thousands open).
     static func answer(_ request: ControlRequest) -> ControlResponse {
-        request.command == "fail" ? .failure("asked to fail") : .success(["echo": .string(request.command), "answer": .int(42)])
+        switch request.command {
+        case "fail": return .failure("asked to fail")
+        case "large":
+            let entry = ControlValue.object(["id": .int(7), "title": .string(String(repeating: "x", count: 100))])
+            return .success(["notifications": .list(Array(repeating: entry, count: 5000))])
+        default: return .success(["echo": .string(request.command), "answer": .int(42)])
+        }
     }
 }
 
