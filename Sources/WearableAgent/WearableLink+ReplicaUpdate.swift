@@ -20,7 +20,8 @@ struct EntryAppliedTwice: Error, CustomStringConvertible {
 extension WearableLink {
     /// Changes the held replica and stores what the change did in one write transaction: the
     /// effects, the cursor of the phone's log through the claimed entries, and reports appended
-    /// to the outbound log. Then the sessions get the reports and the screen hears of it.
+    /// to the outbound log. Then the screen hears of it, the log is synced, and only then do
+    /// the sessions get the reports.
     ///
     /// `change` runs inside the transaction, so what it reads (the cursor) is what the commit
     /// moves. The replica is changed in place: copying it so that a failure could go back

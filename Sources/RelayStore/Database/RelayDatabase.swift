@@ -46,9 +46,11 @@ public final class RelayDatabase: Sendable {
     }
 
     /// Runs `body` in one write transaction that is not synced to disk when it commits: for
-    /// writes a crash may lose at no cost, such as deleting acknowledged log entries (the next
-    /// handshake's cursors acknowledge them again). The write-ahead log only grows, so the next
-    /// synced commit makes this one durable as well, and nothing is ever durable out of order.
+    /// writes a power cut may lose at no cost, such as deleting acknowledged log entries (the
+    /// next handshake's cursors acknowledge them again), and for a commit to act on while it is
+    /// synced (`syncLog`) before anything acknowledges it. A crash of the process loses neither.
+    /// The write-ahead log only grows, so the next synced commit makes this one durable as well,
+    /// and nothing is ever durable out of order.
     public func writeUnsynced<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
