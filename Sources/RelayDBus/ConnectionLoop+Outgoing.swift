@@ -11,7 +11,7 @@ extension ConnectionLoop {
     /// `CancellationError` if `cancellation` fires first.
     func startCall(
         token: UInt64, _ request: MethodCallRequest, timeoutMilliseconds: Int32, cancellation: CancellationFlag? = nil,
-        completion: @escaping (Result<DBusMessage, any Error>) -> Void
+        sending: (@Sendable () -> Void)? = nil, completion: @escaping (Result<DBusMessage, any Error>) -> Void
     ) {
         if cancellation?.isCancelled == true { return completion(.failure(CancellationError())) }
         guard !stopped else { return completion(.failure(DBusError.connectionClosed)) }
@@ -28,6 +28,7 @@ extension ConnectionLoop {
             return completion(.failure(error))
         }
         var created: OpaquePointer?
+        sending?()
         guard dbus_connection_send_with_reply(connection, message.pointer, &created, timeoutMilliseconds) != 0 else {
             return completion(.failure(DBusError(.noMemory, "Out of memory while sending a call")))
         }

@@ -32,16 +32,31 @@ extension Framebuffer {
     /// Converts and stores one area; returns the bounding box of the pixels that changed.
     @discardableResult
     private func write(_ canvas: Canvas, area: Rect, force: Bool = false) -> Rect {
-        let format = geometry.format
+        switch geometry.format {
+        case .rgb565:
+            write(canvas, area: area, force: force, as: UInt16.self) { UInt16(truncatingIfNeeded: PixelFormat.rgb565.encode($0)) }
+        case .xrgb8888:
+            write(canvas, area: area, force: force, as: UInt32.self) { PixelFormat.xrgb8888.encode($0) }
+        }
+    }
+
+    /// The loop of `write` for one pixel size, so that the format is chosen once per area
+    /// rather than for every pixel: a short look rewrites most of the screen.
+    @inline(__always)
+    private func write<Pixel: FixedWidthInteger>(
+        _ canvas: Canvas, area: Rect, force: Bool, as: Pixel.Type, encode: (UInt32) -> Pixel
+    ) -> Rect {
         var changed = Rect.zero
         canvas.pixels.withUnsafeBufferPointer { pixels in
             for y in area.y..<area.maxY {
+                let row = base.advanced(by: address(x: area.x, y: y))
+                let source = y * canvas.width
                 var first = Int.max, last = Int.min
                 for x in area.x..<area.maxX {
-                    let value = format.encode(pixels[y * canvas.width + x])
-                    let offset = address(x: x, y: y)
-                    if force || load(at: offset) != value {
-                        store(value, at: offset)
+                    let value = encode(pixels[source + x])
+                    let offset = (x - area.x) * MemoryLayout<Pixel>.size
+                    if force || row.loadUnaligned(fromByteOffset: offset, as: Pixel.self) != value {
+                        row.storeBytes(of: value, toByteOffset: offset, as: Pixel.self)
                         first = min(first, x)
                         last = x
                     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The load of `relay-bench e2e`: `Notify` calls from several D-Bus connections to relay-phone,
 /// each with a unique title and its send time on `CLOCK_MONOTONIC`, and the wearable's
@@ -7,8 +8,12 @@ struct EndToEndLoad: Sendable {
     /// One notification sent.
     struct Sample: Sendable {
         var title: String
-        /// `CLOCK_MONOTONIC` just before the call was handed to D-Bus.
+        /// `CLOCK_MONOTONIC` on the connection's thread just before libdbus wrote the call to
+        /// the bus: when `Notify` left the app.
         var sent: Int64
+        /// `CLOCK_MONOTONIC` in the task that made the call, before relay-bench's hop to its
+        /// connection's thread.
+        var called: Int64
         /// `CLOCK_MONOTONIC` when relay-phone's reply arrived (it replies after its commit).
         var replied: Int64
         /// relay-phone's id for it.
@@ -20,9 +25,11 @@ struct EndToEndLoad: Sendable {
 
     /// Posts one notification from `client`, timing it.
     func post(_ title: String, from client: NotifyClient) async throws -> Sample {
-        let sent = MonotonicClock.nanoseconds()
-        let id = try await client.notify(title: title)
-        return Sample(title: title, sent: sent, replied: MonotonicClock.nanoseconds(), id: id)
+        let called = MonotonicClock.nanoseconds()
+        let sent = Atomic<Int64>(0)
+        let id = try await client.notify(title: title) { sent.store(MonotonicClock.nanoseconds(), ordering: .relaxed) }
+        return Sample(
+            title: title, sent: sent.load(ordering: .relaxed), called: called, replied: MonotonicClock.nanoseconds(), id: id)
     }
 
     /// `count` notifications at `rate` per second. Each is sent at its slot on the clock

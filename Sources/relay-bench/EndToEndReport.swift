@@ -13,9 +13,11 @@ struct EndToEndReport {
             load: relay-bench posts Notify (a title unique to each, a body, the urgency hint, never \
             expiring) over \(b.connections) connections to a private dbus-daemon; relay-phone and \
             relay-wearable run in loopback mode, paired and locked as scripts/demo.sh does it. The time \
-            is CLOCK_MONOTONIC read just before each call, subtracted from the time relay-wearable \
+            is CLOCK_MONOTONIC read on the client connection's thread just before libdbus writes the \
+            call to the bus (when Notify leaves the app), subtracted from the time relay-wearable \
             writes to its present trace (RELAY_PRESENT_TRACE) once the frame carrying the \
-            notification is in its framebuffer. Steady part: \(b.rate)/s for \(b.seconds) s, each sent \
+            notification is in its framebuffer; the stages below also give the time from the call in \
+            relay-bench's task, which adds relay-bench's own hop to its connection's thread. Steady part: \(b.rate)/s for \(b.seconds) s, each sent \
             at its slot on the clock from a task of its own, after 1 s of warm-up not counted. Burst: \
             \(b.burst) calls in flight at once. Streams: \(b.workers) callers, one call at a time each.
             load average (1, 5, 15 min) at the end: \(Self.loadAverage)
@@ -54,6 +56,10 @@ struct EndToEndReport {
     private func stages() {
         let samples = results.steady.samples
         let roundTrips = LatencyHistogram(samples.map { $0.replied - $0.sent })
+        let fromTask = LatencyHistogram(samples.compactMap { sample in
+            results.steady.presented[sample.title].map { $0 - sample.called }
+        })
+        let hop = LatencyHistogram(samples.map { $0.sent - $0.called })
         let afterReply = LatencyHistogram(samples.compactMap { sample in
             results.steady.presented[sample.title].map { $0 - sample.replied }
         })
@@ -62,6 +68,8 @@ struct EndToEndReport {
             Where the steady part's time goes (ms; p50 / p99 / p99.9 / max)
             | stage | time |
             | --- | --- |
+            | relay-bench's own hop, from the call in its task to its connection's thread writing it (not counted above) | \(hop.summary) |
+            | Notify → pixels counted from the call in relay-bench's task (that hop included) | \(fromTask.summary) |
             | Notify round trip at the app: D-Bus both ways, the centre, relay-phone's SQLite commit (it replies after committing) | \(roundTrips.summary) |
             | reply → present: the link, relay-wearable's SQLite commit, the frame (overlaps the reply's way back) | \(afterReply.summary) |
             | one 4 KiB write + fdatasync in the state directory: what a commit adds when it is synced (synchronous = FULL) | \(fsync.summary) |

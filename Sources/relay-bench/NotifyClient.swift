@@ -9,7 +9,10 @@ struct NotifyClient: Sendable {
     /// expires, so it stays until closed; returns the server's id for it. With `replacing`, it
     /// updates that notification in place (`replaces_id`); `hints` go beside the urgency (an
     /// `image-path`, for instance).
-    func notify(title: String, replacing: UInt32 = 0, hints: [DBusDictionaryEntry] = []) async throws -> UInt32 {
+    /// `sending` runs on the connection's thread just before the call is written to the bus.
+    func notify(
+        title: String, replacing: UInt32 = 0, hints: [DBusDictionaryEntry] = [], sending: @escaping @Sendable () -> Void = {}
+    ) async throws -> UInt32 {
         let reply = try await connection.call(
             destination: NotifyLoad.busName, path: NotifyLoad.path, interface: NotifyLoad.busName, method: "Notify",
             arguments: [
@@ -19,7 +22,7 @@ struct NotifyClient: Sendable {
                     keySignature: .string, valueSignature: .variant,
                     entries: [DBusDictionaryEntry(key: .string("urgency"), value: .variant(.byte(1)))] + hints),
                 .int32(0),
-            ])
+            ], sending: sending)
         return try reply.decode(0, as: UInt32.self)
     }
 

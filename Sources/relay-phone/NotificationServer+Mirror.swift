@@ -160,6 +160,17 @@ extension NotificationServer: PhoneLinkOwner {
     }
 
     func startNewEpoch(newPartner: Bool) throws {
+        try startNewEpoch(newPartner: newPartner, skippingKeys: false)
+    }
+
+    /// After a power cut that may have lost commits the wearable already had (`RunRecord`): a
+    /// new epoch, whose snapshot replaces whatever the wearable holds, and keys that go on far
+    /// past any it may hold. Runs before the link and the bus start.
+    func recoverFromLostWrites() throws {
+        try startNewEpoch(newPartner: false, skippingKeys: true)
+    }
+
+    private func startNewEpoch(newPartner: Bool, skippingKeys: Bool) throws {
         guard let mirror else { return }
         let ticket = state.withLock { state in
             let items = state.centre.list.map { MirrorItem($0, deliveredAt: state.deliveredDates[$0.id] ?? Date()) }
@@ -167,7 +178,7 @@ extension NotificationServer: PhoneLinkOwner {
             let schedules = apps.pending.list().compactMap {
                 $0.scheduleItem(category: apps.category($0.request.content.categoryIdentifier, of: $0.appID))
             }
-            return mirror.startNewEpoch(items: items, schedules: schedules, newPartner: newPartner)
+            return mirror.startNewEpoch(items: items, schedules: schedules, newPartner: newPartner, skippingKeys: skippingKeys)
         }
         try ticket.waitBlocking()
     }

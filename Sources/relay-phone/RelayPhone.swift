@@ -58,6 +58,10 @@ struct RelayPhone: AsyncParsableCommand {
         let link = try PhoneLink(
             directory: settings.stateDirectory, configuration: settings.link, logger: AgentLog.logger(label: "relay-phone"))
         let mirror = try MirrorCoordinator(link: link, settings: settings.mirror, logger: AgentLog.logger(label: "relay-phone"))
+        // Whether a power cut may have taken commits the wearable already saw (RunRecord.swift),
+        // asked before this run writes anything.
+        let bootID = RunRecord.currentBootID()
+        let lastRun = try link.database.read { db in try RunRecord.check(db, bootID: bootID) }
         let restored = try mirror.storedNotifications().compactMap { stored -> CentreRecord? in
             do { return try CentreRecord.decode(stored.record) } catch {
                 log("relay-phone: a stored notification (\(stored.centreID)) could not be read and is dropped: \(error)")
@@ -82,6 +86,11 @@ struct RelayPhone: AsyncParsableCommand {
         let server = NotificationServer(
             connection: connection, log: log, mirror: mirror, restored: restored, restoredApps: restoredApps, isLocked: { lock.isLocked })
         link.attach(server)
+        if lastRun == .mayHaveLostWrites {
+            log("relay-phone: the last run did not stop before the machine restarted; a new log epoch replaces what the wearable holds")
+            try server.recoverFromLostWrites()
+        }
+        try link.database.write { db in try RunRecord.started(db, bootID: bootID) }
         bluetooth?.follow(link)
         let linking = Task { await link.run() }
         defer { linking.cancel() }
@@ -127,6 +136,10 @@ struct RelayPhone: AsyncParsableCommand {
         await bluetooth?.stop()
         let lost = !connection.isConnected || monitor?.lost == true
         await connection.close()
+        // Through the committer, so that it follows every write queued before it.
+        do { try link.committer.submit { db in try RunRecord.stopped(db) }.waitBlocking() } catch {
+            log("relay-phone: could not record the clean stop (the next start-up will send the wearable a snapshot): \(error)")
+        }
         if lost { throw PhoneError("the bus went away; relay-phone stopped") }
         log("relay-phone: stopping on signal")
     }

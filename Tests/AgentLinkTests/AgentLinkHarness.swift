@@ -135,6 +135,21 @@ final class RecordingOwner: PhoneLinkOwner {
         try lock.withLock { _ in try coordinator.startNewEpoch(items: [], newPartner: newPartner).waitBlocking() }
     }
 
+    /// What relay-phone does at start-up after a power cut may have lost commits: a new epoch
+    /// with a snapshot of what the centre still holds (`items`), keys moved far on.
+    func recoverFromLostWrites(keeping items: [MirrorItem]) throws {
+        try lock.withLock { _ in
+            try coordinator.startNewEpoch(items: items, newPartner: false, skippingKeys: true).waitBlocking()
+        }
+    }
+
+    /// The item `post` hands the mirror.
+    static func item(_ id: UInt32, title: String, attachments: [NotificationAttachment] = []) -> MirrorItem {
+        MirrorItem(
+            centreID: id, appName: "Mail", content: NotificationContent(title: title, body: "Body \(id)", attachments: attachments),
+            category: nil, deliveredAt: Date())
+    }
+
     /// Schedules a request as the centre would.
     func schedule(_ item: ScheduleItem) throws {
         try lock.withLock { _ in try coordinator.record([.scheduled(item)], locked: true).waitBlocking() }
@@ -167,9 +182,7 @@ final class RecordingOwner: PhoneLinkOwner {
     func post(
         _ id: UInt32, title: String, locked: Bool = true, replaced: Bool = false, attachments: [NotificationAttachment] = []
     ) throws {
-        let item = MirrorItem(
-            centreID: id, appName: "Mail", content: NotificationContent(title: title, body: "Body \(id)", attachments: attachments),
-            category: nil, deliveredAt: Date())
+        let item = Self.item(id, title: title, attachments: attachments)
         try lock.withLock { _ in
             try coordinator.record([.posted(item, replaced: replaced, record: Data(title.utf8))], locked: locked).waitBlocking()
         }

@@ -133,4 +133,31 @@ struct GroupCommitterTests {
             #expect(late.withLock { $0 })
         }
     }
+
+    /// `written` is for handing a commit on while it syncs: it sees the batch committed (a
+    /// reader finds it), runs for every job that held before any `after`, and never for a job
+    /// that failed.
+    @Test func writtenHooksRunOnceCommittedBeforeAnyAfterHook() throws {
+        try withCommitter { committer, database, _ in
+            let events = Mutex<[String]>([])
+            let tickets = try asOneBatch(committer) {
+                (1...3).map { value in
+                    committer.submit { db in
+                        try Self.insert(value)(db)
+                        if value == 2 { throw Refused() }
+                    } written: {
+                        let seen = (try? self.values(database)) ?? []
+                        events.withLock { $0.append("written \(value), stored \(seen)") }
+                    } after: {
+                        events.withLock { $0.append("after \(value)") }
+                    }
+                }
+            }
+            try tickets[0].waitBlocking()
+            #expect(throws: Refused.self) { try tickets[1].waitBlocking() }
+            try tickets[2].waitBlocking()
+            #expect(
+                events.withLock { $0 } == ["written 1, stored [1, 3]", "written 3, stored [1, 3]", "after 1", "after 3"])
+        }
+    }
 }

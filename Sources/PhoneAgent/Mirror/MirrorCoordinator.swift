@@ -160,20 +160,26 @@ public final class MirrorCoordinator: Sendable {
                 return (seq: try LinkLogTables.append(db, body), body: body)
             }
             entries.withLock { $0 = appended }
-        } after: {
+        } written: {
             link.send(entries.withLock { $0 })
+        } after: {
             then?()
         }
     }
 
     /// Starts a new log epoch with a snapshot of `items` (the centre's notifications). For a
     /// new partner nothing counts as mirrored any more, so the snapshot only clears its replica.
+    /// `skippingKeys` is for after a power cut that may have lost commits the wearable saw:
+    /// keys then go on far past any it may hold (`WireKeyTable.skipAhead`).
     @discardableResult
-    public func startNewEpoch(items: [MirrorItem], schedules: [ScheduleItem] = [], newPartner: Bool) -> CommitTicket {
+    public func startNewEpoch(
+        items: [MirrorItem], schedules: [ScheduleItem] = [], newPartner: Bool, skippingKeys: Bool = false
+    ) -> CommitTicket {
         let items = items.map(withAttachments)
         let schedules = schedules.map(withAttachments)
         var mirror = self.mirror.withLock { $0 }
         if newPartner { mirror.forgetMirrored() }
+        let skipped = skippingKeys ? mirror.skipKeysAhead() : []
         let paired = link.isPaired
         let snapshotMirror = Mutex(mirror)
         let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
@@ -185,7 +191,7 @@ public final class MirrorCoordinator: Sendable {
             let epoch = try LinkLogTables.startNewEpoch(db)
             if newPartner { try db.execute(sql: "UPDATE centre_notification SET key = NULL, revision = 0") }
             let outcome = mirror.snapshot(items, schedules: schedules, epoch: epoch)
-            for assignment in outcome.assigned {
+            for assignment in skipped + outcome.assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }
             for (centreID, mirrored) in mirror.mirrored {

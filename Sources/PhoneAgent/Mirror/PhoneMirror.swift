@@ -184,6 +184,14 @@ public struct PhoneMirror: Sendable {
         return change
     }
 
+    /// Moves the key counters past every key a lost commit may have handed out
+    /// (`WireKeyTable.skipAhead`); returns the counters to store.
+    public mutating func skipKeysAhead() -> [WireKeyTable.Assignment] {
+        var assigned: [WireKeyTable.Assignment] = []
+        keys.skipAhead(assigned: &assigned)
+        return assigned
+    }
+
     /// Forgets what was mirrored (unpairing): a new partner starts from nothing.
     public mutating func forgetMirrored() {
         mirrored.removeAll()

@@ -69,6 +69,29 @@ public struct WireKeyTable: Sendable, Hashable {
         return key
     }
 
+    /// How far `skipAhead` moves the counters: more keys than any one commit hands out.
+    static let keysSkippedAfterLoss: UInt64 = 1 << 20
+
+    /// Moves the counters of the keys the wearable reports back (notifications and scheduled
+    /// requests) far past every key handed out, for after a power cut that may have lost
+    /// commits the wearable saw: a key from a lost commit is never handed out again, so a
+    /// report about it can never be taken for a newer notification or request.
+    ///
+    /// The schedule counter is kept under a name no request has (names hold U+001F).
+    public mutating func skipAhead(assigned: inout [Assignment]) {
+        let notificationEnd = max(highest[.notification] ?? 0, keys[.notification]?["counter"] ?? 0) + Self.keysSkippedAfterLoss
+        highest[.notification] = notificationEnd
+        keys[.notification, default: [:]]["counter"] = notificationEnd
+        assigned.append(Assignment(kind: .notification, name: "counter", key: notificationEnd))
+        let scheduleFloor = (highest[.schedule] ?? 0) + Self.keysSkippedAfterLoss
+        highest[.schedule] = scheduleFloor
+        keys[.schedule, default: [:]][Self.scheduleFloorName] = scheduleFloor
+        assigned.append(Assignment(kind: .schedule, name: Self.scheduleFloorName, key: scheduleFloor))
+    }
+
+    /// The schedule kind's counter after `skipAhead`; not a request's name (those hold U+001F).
+    static let scheduleFloorName = "floor"
+
     /// The key of a name, if it has one.
     public func existingKey(_ kind: Kind, _ name: String) -> UInt64? {
         keys[kind]?[name]

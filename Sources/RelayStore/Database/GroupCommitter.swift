@@ -9,9 +9,15 @@ import Synchronization
 ///
 /// This keeps "persist before acknowledging" — nobody is answered before their write is on
 /// disk — while the cost of `fdatasync` is paid per batch instead of per write.
+///
+/// A job may also pass work to others while the sync is under way (`written`): that runs once
+/// the batch is committed but before it is synced, for a copy that may go ahead of the
+/// durable one, such as log entries for the wearable. Whoever uses it must cope with a power
+/// cut losing what was handed on (relay-phone's `RunRecord` check at start-up).
 public final class GroupCommitter: Sendable {
     private struct Job: Sendable {
         let work: @Sendable (Database) throws -> Void
+        let written: (@Sendable () -> Void)?
         let after: @Sendable () -> Void
         let ticket: CommitTicket
     }
@@ -33,24 +39,39 @@ public final class GroupCommitter: Sendable {
         thread.start()
     }
 
-    /// Queues `work` for the next transaction. `after` runs once it is committed, in the order
-    /// things were queued (hand log entries to the link there).
+    /// Queues `work` for the next transaction. `after` runs once it is committed and synced, in
+    /// the order things were queued, and the ticket completes then; neither for a job that failed.
     @discardableResult
     public func submit(
         _ work: @escaping @Sendable (Database) throws -> Void, after: @escaping @Sendable () -> Void = {}
     ) -> CommitTicket {
-        let ticket = CommitTicket()
+        enqueue(Job(work: work, written: nil, after: after, ticket: CommitTicket()))
+    }
+
+    /// The same, with `written` run once the batch is committed but before it is synced (a
+    /// batch holding such a job commits without a sync, then syncs the log): for handing the
+    /// commit on while the sync is under way. It runs on the committer's thread, in queue order,
+    /// and not for a job that failed.
+    @discardableResult
+    public func submit(
+        _ work: @escaping @Sendable (Database) throws -> Void, written: @escaping @Sendable () -> Void,
+        after: @escaping @Sendable () -> Void
+    ) -> CommitTicket {
+        enqueue(Job(work: work, written: written, after: after, ticket: CommitTicket()))
+    }
+
+    private func enqueue(_ job: Job) -> CommitTicket {
         let accepted = queue.withLock { queue -> Bool in
             guard !queue.stopped else { return false }
-            queue.jobs.append(Job(work: work, after: after, ticket: ticket))
+            queue.jobs.append(job)
             return true
         }
         if accepted {
             wakeUp.signal()
         } else {
-            ticket.complete(CommitterStopped())
+            job.ticket.complete(CommitterStopped())
         }
-        return ticket
+        return job.ticket
     }
 
     /// Commits what is queued, then stops the thread.
@@ -73,14 +94,22 @@ public final class GroupCommitter: Sendable {
 
     private func commit(_ batch: [Job]) {
         var failures: [(any Error)?] = Array(repeating: nil, count: batch.count)
+        let handsOff = batch.contains { $0.written != nil }
+        func run(_ db: Database) throws {
+            // One job alone needs no savepoint: its failure undoes the transaction, which
+            // held nothing else (and is what one call at a time pays for).
+            if batch.count == 1 { return try batch[0].work(db) }
+            for (index, job) in batch.enumerated() {
+                failures[index] = try Self.inSavepoint(db, job.work)
+            }
+        }
         do {
-            try database.write { db in
-                // One job alone needs no savepoint: its failure undoes the transaction, which
-                // held nothing else (and is what one call at a time pays for).
-                if batch.count == 1 { return try batch[0].work(db) }
-                for (index, job) in batch.enumerated() {
-                    failures[index] = try Self.inSavepoint(db, job.work)
-                }
+            if handsOff {
+                try database.writeUnsynced(run)
+                for (job, failure) in zip(batch, failures) where failure == nil { job.written?() }
+                try database.syncLog()
+            } else {
+                try database.write(run)
             }
         } catch {
             failures = Array(repeating: error, count: batch.count)

@@ -51,9 +51,9 @@ public enum LinkLogTables {
 
     /// The peer has everything through `seq`: its entries may go.
     public static func acknowledge(_ db: Database, through seq: UInt64) throws {
-        try db.execute(sql: "DELETE FROM outbound WHERE seq <= ?", arguments: [Int64(seq)])
-        try db.execute(
-            sql: "UPDATE link_state SET acknowledged_through = max(acknowledged_through, ?)", arguments: [Int64(seq)])
+        try db.cachedStatement(sql: "DELETE FROM outbound WHERE seq <= ?").execute(arguments: [Int64(seq)])
+        try db.cachedStatement(sql: "UPDATE link_state SET acknowledged_through = max(acknowledged_through, ?)")
+            .execute(arguments: [Int64(seq)])
     }
 
     /// Records that the peer's entry `seq` was applied (in the transaction that applied it).

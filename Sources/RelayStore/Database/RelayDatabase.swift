@@ -53,8 +53,9 @@ public final class RelayDatabase: Sendable {
     /// and nothing is ever durable out of order.
     public func writeUnsynced<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            // Prepared once per connection: for some agents this is every notification's commit.
+            try db.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute()
+            defer { try? db.cachedStatement(sql: "PRAGMA synchronous = FULL").execute() }
             var result: T?
             try db.inTransaction {
                 result = try body(db)

@@ -84,24 +84,27 @@ public enum WearableSchema {
 
     /// Stores a notification (new or a newer revision) and clears its tombstone.
     public static func save(_ db: Database, _ record: ReplicaRecord) throws {
-        try db.execute(
+        // Prepared once per connection: a notification is saved with every change to it.
+        try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO replica_notification
                 (key, revision, app_key, content, delivered_at, alerted, occurrence) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                Int64(bitPattern: record.key), Int64(record.revision), Int64(record.appKey),
-                try record.content.serializedBytes() as Data, record.deliveredAt, record.alerted,
-                try record.occurrence.map { try $0.serializedBytes() as Data },
-            ])
-        try db.execute(sql: "DELETE FROM replica_tombstone WHERE key = ?", arguments: [Int64(bitPattern: record.key)])
+                """
+        ).execute(arguments: [
+            Int64(bitPattern: record.key), Int64(record.revision), Int64(record.appKey),
+            try record.content.serializedBytes() as Data, record.deliveredAt, record.alerted,
+            try record.occurrence.map { try $0.serializedBytes() as Data },
+        ])
+        try db.cachedStatement(sql: "DELETE FROM replica_tombstone WHERE key = ?")
+            .execute(arguments: [Int64(bitPattern: record.key)])
     }
 
     /// Removes a notification and leaves its tombstone.
     public static func remove(_ db: Database, key: UInt64, revision: UInt64) throws {
-        try db.execute(sql: "DELETE FROM replica_notification WHERE key = ?", arguments: [Int64(bitPattern: key)])
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO replica_tombstone VALUES (?, ?)", arguments: [Int64(bitPattern: key), Int64(revision)])
+        try db.cachedStatement(sql: "DELETE FROM replica_notification WHERE key = ?")
+            .execute(arguments: [Int64(bitPattern: key)])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO replica_tombstone VALUES (?, ?)")
+            .execute(arguments: [Int64(bitPattern: key), Int64(revision)])
     }
 
     /// Forgets every tombstone (a snapshot is the whole state).
@@ -111,12 +114,13 @@ public enum WearableSchema {
 
     /// Names an app.
     public static func saveApp(_ db: Database, key: UInt32, name: String) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO replica_app VALUES (?, ?)", arguments: [Int64(key), name])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO replica_app VALUES (?, ?)")
+            .execute(arguments: [Int64(key), name])
     }
 
     /// Forgets an app.
     public static func removeApp(_ db: Database, key: UInt32) throws {
-        try db.execute(sql: "DELETE FROM replica_app WHERE key = ?", arguments: [Int64(key)])
+        try db.cachedStatement(sql: "DELETE FROM replica_app WHERE key = ?").execute(arguments: [Int64(key)])
     }
 
     /// Stores a category.
@@ -128,13 +132,13 @@ public enum WearableSchema {
 
     /// Removes a category.
     public static func removeCategory(_ db: Database, key: UInt32) throws {
-        try db.execute(sql: "DELETE FROM replica_category WHERE key = ?", arguments: [Int64(key)])
+        try db.cachedStatement(sql: "DELETE FROM replica_category WHERE key = ?").execute(arguments: [Int64(key)])
     }
 
     /// Stores the phone's settings.
     public static func saveSettings(_ db: Database, _ settings: Relay_V1_Settings) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO replica_settings VALUES (1, ?)", arguments: [try settings.serializedBytes() as Data])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO replica_settings VALUES (1, ?)")
+            .execute(arguments: [try settings.serializedBytes() as Data])
     }
 
     /// Stores a scheduled request.
@@ -146,18 +150,19 @@ public enum WearableSchema {
 
     /// Removes a scheduled request.
     public static func removeSchedule(_ db: Database, key: UInt64) throws {
-        try db.execute(sql: "DELETE FROM replica_schedule WHERE key = ?", arguments: [Int64(key)])
+        try db.cachedStatement(sql: "DELETE FROM replica_schedule WHERE key = ?").execute(arguments: [Int64(key)])
     }
 
     /// Stores the instant up to which occurrences are the phone's.
     public static func saveFiringFloor(_ db: Database, _ floor: Int64) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO local_firing_floor VALUES (1, ?)", arguments: [floor])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO local_firing_floor VALUES (1, ?)")
+            .execute(arguments: [floor])
     }
 
     /// Stores the latest occurrence of a request the wearable has handled.
     public static func saveHandled(_ db: Database, scheduleKey: UInt64, through fireDate: Int64) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO local_firing VALUES (?, ?)", arguments: [Int64(bitPattern: scheduleKey), fireDate])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO local_firing VALUES (?, ?)")
+            .execute(arguments: [Int64(bitPattern: scheduleKey), fireDate])
     }
 
     /// Forgets the whole replica and the link's logs (unpairing).
