@@ -160,4 +160,39 @@ struct GroupCommitterTests {
                 events.withLock { $0 } == ["written 1, stored [1, 3]", "written 3, stored [1, 3]", "after 1", "after 3"])
         }
     }
+
+    /// A job that hands its commit on is written at once on its submitter's thread when the
+    /// committer is idle (sparing a wake-up), and waits its turn behind a transaction under way.
+    @Test func aJobThatHandsItsCommitOnIsWrittenOnTheCallersThreadOnlyWhenNothingIsAhead() throws {
+        try withCommitter { committer, database, _ in
+            let caller = pthread_self()
+            let ranOn = Mutex<[Int: pthread_t]>([:])
+            let events = Mutex<[String]>([])
+            func handingOn(_ value: Int) -> CommitTicket {
+                committer.submit { db in
+                    ranOn.withLock { $0[value] = pthread_self() }
+                    try Self.insert(value)(db)
+                } written: {
+                    events.withLock { $0.append("written \(value)") }
+                } after: {
+                    events.withLock { $0.append("after \(value)") }
+                }
+            }
+            let first = handingOn(1)
+            // Written before `submit` returned, on this thread.
+            #expect(events.withLock { $0 } == ["written 1"])
+            try first.waitBlocking()
+            #expect(ranOn.withLock { $0[1] }.map { pthread_equal($0, caller) != 0 } == true)
+            #expect(events.withLock { $0 } == ["written 1", "after 1"])
+
+            // Behind a queued job under way, it is queued too and keeps its place.
+            let tickets = try asOneBatch(committer) {
+                [committer.submit(Self.insert(2)) { events.withLock { $0.append("after 2") } }, handingOn(3)]
+            }
+            for ticket in tickets { try ticket.waitBlocking() }
+            #expect(ranOn.withLock { $0[3] }.map { pthread_equal($0, caller) != 0 } == false)
+            #expect(events.withLock { $0 } == ["written 1", "after 1", "written 3", "after 2", "after 3"])
+            #expect(try values(database) == [1, 2, 3])
+        }
+    }
 }

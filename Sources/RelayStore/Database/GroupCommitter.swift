@@ -13,7 +13,8 @@ import Synchronization
 /// A job may also pass work to others while the sync is under way (`written`): that runs once
 /// the batch is committed but before it is synced, for a copy that may go ahead of the
 /// durable one, such as log entries for the wearable. Whoever uses it must cope with a power
-/// cut losing what was handed on (relay-phone's `RunRecord` check at start-up).
+/// cut losing what was handed on (relay-phone's `RunRecord` check at start-up). Such a job,
+/// submitted while the committer is idle, is written on the submitter's thread at once.
 public final class GroupCommitter: Sendable {
     private struct Job: Sendable {
         let work: @Sendable (Database) throws -> Void
@@ -22,8 +23,24 @@ public final class GroupCommitter: Sendable {
         let ticket: CommitTicket
     }
 
+    /// Jobs whose transaction has run, with each one's error, waiting for the sync (when
+    /// `synced` is false) and their `after`.
+    private struct Committed: Sendable {
+        let jobs: [Job]
+        let failures: [(any Error)?]
+        let synced: Bool
+    }
+
     private struct Queue: Sendable {
         var jobs: [Job] = []
+        /// Committed on a submitter's thread, in queue order; this thread finishes them.
+        var committed: [Committed] = []
+        /// A transaction of queued jobs is under way, here or on a submitter's thread: later
+        /// jobs wait for it, so that commits keep the queue's order.
+        var writing = false
+        /// This thread has work in hand (it is not waiting): jobs then queue, so that they
+        /// share its next transaction and sync rather than each paying for one.
+        var busy = false
         var stopped = false
     }
 
@@ -48,16 +65,33 @@ public final class GroupCommitter: Sendable {
         enqueue(Job(work: work, written: nil, after: after, ticket: CommitTicket()))
     }
 
-    /// The same, with `written` run once the batch is committed but before it is synced (a
-    /// batch holding such a job commits without a sync, then syncs the log): for handing the
-    /// commit on while the sync is under way. It runs on the committer's thread, in queue order,
-    /// and not for a job that failed.
+    /// The same, with `written` run once the job is committed but before it is synced: for
+    /// handing the commit on while the sync is under way. Neither runs for a job that failed.
+    ///
+    /// When this thread is idle (nothing queued, written or syncing), the transaction runs at
+    /// once on the calling thread and `written` right after it there, which spares the wait for
+    /// this thread to wake;
+    /// the sync, `after` and the ticket follow here as for any job. Otherwise the job is queued
+    /// and `written` runs here, in queue order.
     @discardableResult
     public func submit(
         _ work: @escaping @Sendable (Database) throws -> Void, written: @escaping @Sendable () -> Void,
         after: @escaping @Sendable () -> Void
     ) -> CommitTicket {
-        enqueue(Job(work: work, written: written, after: after, ticket: CommitTicket()))
+        let job = Job(work: work, written: written, after: after, ticket: CommitTicket())
+        let direct = queue.withLock { queue -> Bool in
+            guard !queue.stopped, !queue.busy, !queue.writing, queue.jobs.isEmpty, queue.committed.isEmpty else { return false }
+            queue.writing = true
+            return true
+        }
+        guard direct else { return enqueue(job) }
+        let committed = write([job])
+        queue.withLock { queue in
+            queue.committed.append(committed)
+            queue.writing = false
+        }
+        wakeUp.signal()
+        return job.ticket
     }
 
     private func enqueue(_ job: Job) -> CommitTicket {
@@ -83,16 +117,34 @@ public final class GroupCommitter: Sendable {
     private func run() {
         while true {
             wakeUp.wait()
-            let (batch, stopped) = queue.withLock { queue -> ([Job], Bool) in
-                defer { queue.jobs.removeAll() }
-                return (queue.jobs, queue.stopped)
+            // Everything there is, in order: what submitters committed, then what is queued
+            // (once no transaction is under way elsewhere; its end signals again).
+            while true {
+                let (committed, batch, stopped) = queue.withLock { queue -> ([Committed], [Job], Bool) in
+                    defer { queue.committed.removeAll() }
+                    let writable = !queue.writing && !queue.jobs.isEmpty
+                    queue.busy = writable || !queue.committed.isEmpty
+                    guard writable else { return (queue.committed, [], queue.stopped && !queue.writing) }
+                    defer { queue.jobs.removeAll() }
+                    queue.writing = true
+                    return (queue.committed, queue.jobs, false)
+                }
+                finish(committed)
+                if !batch.isEmpty {
+                    let written = write(batch)
+                    queue.withLock { $0.writing = false }
+                    finish([written])
+                    continue
+                }
+                if stopped { return }
+                break
             }
-            if !batch.isEmpty { commit(batch) }
-            if stopped { return }
         }
     }
 
-    private func commit(_ batch: [Job]) {
+    /// Runs a batch's transaction: synced at commit, or, when a job hands its commit on, not
+    /// synced, with the `written` hooks run after it.
+    private func write(_ batch: [Job]) -> Committed {
         var failures: [(any Error)?] = Array(repeating: nil, count: batch.count)
         let handsOff = batch.contains { $0.written != nil }
         func run(_ db: Database) throws {
@@ -107,16 +159,28 @@ public final class GroupCommitter: Sendable {
             if handsOff {
                 try database.writeUnsynced(run)
                 for (job, failure) in zip(batch, failures) where failure == nil { job.written?() }
-                try database.syncLog()
             } else {
                 try database.write(run)
             }
         } catch {
             failures = Array(repeating: error, count: batch.count)
         }
-        for (job, failure) in zip(batch, failures) {
-            if failure == nil { job.after() }
-            job.ticket.complete(failure)
+        return Committed(jobs: batch, failures: failures, synced: !handsOff)
+    }
+
+    /// Syncs what was committed without a sync (once for all), then runs each job's `after`
+    /// and completes its ticket, in order.
+    private func finish(_ committed: [Committed]) {
+        var syncFailure: (any Error)?
+        if committed.contains(where: { !$0.synced }) {
+            do { try database.syncLog() } catch { syncFailure = error }
+        }
+        for part in committed {
+            for (job, failure) in zip(part.jobs, part.failures) {
+                let failure = failure ?? (part.synced ? nil : syncFailure)
+                if failure == nil { job.after() }
+                job.ticket.complete(failure)
+            }
         }
     }
 }
