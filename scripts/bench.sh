@@ -21,6 +21,9 @@ for product in relay-bench relay-wearable relay-phone relayctl; do
   "${build[@]}" --product "$product" 2>&1 | tail -n 1
 done
 bench="$("${build[@]}" --show-bin-path)/relay-bench"
+# The fresh executables are dirty pages still to be written back: written during the run they
+# would queue ahead of the agents' fdatasync calls and show up as their latency.
+sync
 
 quick="${RELAY_BENCH_QUICK:-}"
 run="$(mktemp -d "${TMPDIR:-/tmp}/relay-bench-run.XXXXXX")"
