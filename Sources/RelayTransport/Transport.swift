@@ -55,6 +55,14 @@ public enum Transport {
     ) async throws(TransportError) {
         let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        let pending = AcceptedConnections()
+        defer { pending.stop() }
+        let wrap: @Sendable (any Channel) -> EventLoopFuture<NIOAsyncChannel<ByteBuffer, ByteBuffer>> = { channel in
+            Self.wrap(channel).map { connection in
+                pending.accepted(connection)
+                return connection
+            }
+        }
         var bound = endpoint
         do {
             switch endpoint {
@@ -80,6 +88,7 @@ public enum Transport {
         do {
             try await server.executeThenClose { inbound in
                 for try await child in inbound {
+                    pending.taken(child)
                     let peer = child.channel.remoteAddress.map { "\($0)" } ?? bound.description
                     await accept(FramedConnection(channel: child, peer: peer))
                 }

@@ -62,6 +62,9 @@ struct PartnerOnlyTests {
         defer { harness.stop() }
         await harness.start()
         _ = try await harness.pair()
+        // The wearable stores its partner's key as pairing ends on its side, which may be just
+        // after the phone's side returns; a session needs it.
+        #expect(await harness.waitUntilConnected())
         try harness.owner.post(1, title: "Private")
         for file in ["phone/phone.sqlite", "phone/identity.key", "phone/partner.key", "wearable/wearable.sqlite", "wearable/partner.key"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: harness.folder + "/" + file)

@@ -74,6 +74,65 @@ import Testing
         try await exchange(phone: phone, wearable: wearable)
     }
 
+    /// Connections accepted but not yet taken by the accept loop when the listener's task is
+    /// cancelled: NIO drops them, which used to trap in `NIOAsyncWriter`. Now each is closed,
+    /// and the process goes on.
+    @Test func connectionsWaitingWhenTheListenerStopsAreClosed() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/link.sock"
+        let (readyStream, readyContinuation) = AsyncStream<TransportEndpoint>.makeStream()
+        let (firstStream, firstContinuation) = AsyncStream<Void>.makeStream()
+        let listener = Task {
+            try await Transport.listen(on: .unix(path: path), ready: { readyContinuation.yield($0) }) { connection in
+                // The first connection parks the accept loop, so the others wait in NIO's buffer.
+                firstContinuation.yield()
+                try? await Task.sleep(for: .seconds(3600))
+                await connection.close()
+            }
+        }
+        var readyIterator = readyStream.makeAsyncIterator()
+        _ = try #require(await readyIterator.next())
+        var clients: [Int32] = []
+        defer { for client in clients { Glibc.close(client) } }
+        for _ in 0..<32 { clients.append(try Self.connectUnix(path)) }
+        var firstIterator = firstStream.makeAsyncIterator()
+        _ = await firstIterator.next()
+        listener.cancel()
+        _ = await listener.result
+        // Every client sees its connection end: the listener closed what it had not served.
+        for client in clients { #expect(Self.waitForEndOfFile(client, milliseconds: 10_000)) }
+    }
+
+    private static func connectUnix(_ path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw SystemError(call: "socket", code: errno) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            let failure = SystemError(call: "connect", code: errno)
+            Glibc.close(descriptor)
+            throw failure
+        }
+        return descriptor
+    }
+
+    /// Whether `descriptor` reads end of file (or a reset) within the time, skipping any bytes.
+    private static func waitForEndOfFile(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, milliseconds) == 1 else { return false }
+            let count = read(descriptor, &buffer, buffer.count)
+            if count <= 0 { return true }
+        }
+    }
+
     @Test func connectErrorsSayWhatToDo() async {
         await #expect {
             _ = try await Transport.connect(to: .unix(path: "/nonexistent/relay.sock"))

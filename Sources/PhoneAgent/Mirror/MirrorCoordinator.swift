@@ -144,7 +144,7 @@ public final class MirrorCoordinator: Sendable {
         let logged = paired ? outcomes.flatMap(\.changes) : []
         let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
         let link = self.link
-        return link.committer.submit { db in
+        let work: @Sendable (Database) throws -> Void = { db in
             if let seq { _ = try LinkLogTables.claim(db, seq: seq) }
             if let apps { try PhoneSchema.setValue(db, AppRequestsRecord.storageName, apps) }
             for assignment in assigned {
@@ -160,11 +160,11 @@ public final class MirrorCoordinator: Sendable {
                 return (seq: try LinkLogTables.append(db, body), body: body)
             }
             entries.withLock { $0 = appended }
-        } written: {
-            link.send(entries.withLock { $0 })
-        } after: {
-            then?()
         }
+        // Entries for the wearable leave while the commit syncs; without any, there is nothing
+        // to hand on and the commit is synced as it is made.
+        guard !logged.isEmpty else { return link.committer.submit(work) { then?() } }
+        return link.committer.submit(work, written: { link.send(entries.withLock { $0 }) }, after: { then?() })
     }
 
     /// Starts a new log epoch with a snapshot of `items` (the centre's notifications). For a
