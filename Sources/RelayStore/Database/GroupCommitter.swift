@@ -68,11 +68,11 @@ public final class GroupCommitter: Sendable {
     /// The same, with `written` run once the job is committed but before it is synced: for
     /// handing the commit on while the sync is under way. Neither runs for a job that failed.
     ///
-    /// When this thread is idle (nothing queued, written or syncing), the transaction runs at
-    /// once on the calling thread and `written` right after it there, which spares the wait for
-    /// this thread to wake;
-    /// the sync, `after` and the ticket follow here as for any job. Otherwise the job is queued
-    /// and `written` runs here, in queue order.
+    /// When the committer is idle (nothing queued, written or syncing), the transaction runs
+    /// at once on the calling thread and `written` right after it there, which spares the wait
+    /// for the committer's thread to wake; the sync, `after` and the ticket follow on that
+    /// thread as for any job. Otherwise the job is queued and `written` runs there too, in
+    /// queue order.
     @discardableResult
     public func submit(
         _ work: @escaping @Sendable (Database) throws -> Void, written: @escaping @Sendable () -> Void,
@@ -80,7 +80,9 @@ public final class GroupCommitter: Sendable {
     ) -> CommitTicket {
         let job = Job(work: work, written: written, after: after, ticket: CommitTicket())
         let direct = queue.withLock { queue -> Bool in
-            guard !queue.stopped, !queue.busy, !queue.writing, queue.jobs.isEmpty, queue.committed.isEmpty else { return false }
+            guard !queue.stopped, !queue.busy, !queue.writing, queue.jobs.isEmpty, queue.committed.isEmpty else {
+                return false
+            }
             queue.writing = true
             return true
         }
