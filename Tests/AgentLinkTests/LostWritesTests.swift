@@ -39,7 +39,11 @@ struct LostWritesTests {
         #expect(await harness.screen.wait { $0.dropFirst(before).contains(.remove(identifier: WireKey.identifier(lostKey))) })
         let after = Array(harness.screen.elements.dropFirst(before))
         #expect(!after.contains { if case .upsert(_, alert: true) = $0 { true } else { false } }, "the snapshot alerted")
-        #expect(!after.contains { if case .remove(let identifier) = $0 { WireKey.key(identifier) != lostKey } else { false } })
+        // What the wearable holds now is what the phone still has.
+        let held = harness.wearable.initialEvents.compactMap { event -> String? in
+            if case .upsert(let notification, _) = event { notification.content.title } else { nil }
+        }
+        #expect(held == ["Kept"], "the screen heard: \(after)")
 
         try harness.owner.post(3, title: "Next")
         #expect(await harness.screen.wait { Self.key(of: "Next", in: $0) != nil })
