@@ -138,7 +138,7 @@ struct RelayPhone: AsyncParsableCommand {
         await connection.close()
         // Through the committer, so that it follows every write queued before it.
         do { try link.committer.submit { db in try RunRecord.stopped(db) }.waitBlocking() } catch {
-            log("relay-phone: could not record the clean stop (the next start-up will send the wearable a snapshot): \(error)")
+            log("relay-phone: could not record the clean stop (after a restart of the machine, the next start-up sends the wearable a snapshot): \(error)")
         }
         if lost { throw PhoneError("the bus went away; relay-phone stopped") }
         log("relay-phone: stopping on signal")
