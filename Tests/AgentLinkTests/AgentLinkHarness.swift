@@ -84,6 +84,13 @@ final class AgentLinkHarness: Sendable {
         return (offer.code, shown)
     }
 
+    /// The usual start of a test: both sides running, paired, and their session up (returned).
+    func startPaired() async throws -> Bool {
+        await start()
+        _ = try await pair()
+        return await waitUntilConnected()
+    }
+
     /// Waits for the session with the partner to be up on both sides.
     func waitUntilConnected() async -> Bool {
         await screen.wait { $0.contains { $0 == .link(.connected) } }

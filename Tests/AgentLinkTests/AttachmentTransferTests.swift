@@ -26,9 +26,8 @@ struct AttachmentTransferTests {
     func imageArrives() async throws {
         let harness = try AgentLinkHarness(maxAttachmentBytes: 1 << 20)
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         let png = try Self.noisePNG(side: 40, seed: 1)
         let digest = try harness.phone.attachments.put(png)
         let photo = NotificationAttachment(identifier: "photo", url: digest.url, type: "image/png")
@@ -56,9 +55,8 @@ struct AttachmentTransferTests {
     func resumesAfterOutage() async throws {
         let harness = try AgentLinkHarness(maxAttachmentBytes: 1 << 20)
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         // About 120 kB: 1.5 s at the simulator's 80 kB/s, time enough to cut it in the middle.
         let png = try Self.noisePNG(side: 200, seed: 2)
         let digest = try harness.phone.attachments.put(png)
@@ -85,9 +83,8 @@ struct AttachmentTransferTests {
     func alertsDoNotWaitForImages() async throws {
         let harness = try AgentLinkHarness(maxAttachmentBytes: 1 << 20)
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         // About 300 kB: four seconds at the simulator's 80 kB/s.
         let png = try Self.noisePNG(side: 320, seed: 4)
         let digest = try harness.phone.attachments.put(png)
@@ -106,9 +103,8 @@ struct AttachmentTransferTests {
     func tooLargeIsNotAsked() async throws {
         let harness = try AgentLinkHarness(maxAttachmentBytes: 1000)
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         let digest = try harness.phone.attachments.put(try Self.noisePNG(side: 40, seed: 3))
         try harness.owner.post(1, title: "Too big", attachments: [NotificationAttachment(identifier: "big", url: digest.url)])
         try harness.owner.post(2, title: "Barrier")

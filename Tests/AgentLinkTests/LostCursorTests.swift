@@ -18,9 +18,8 @@ struct LostCursorTests {
     func newEpochAfterLostCursor() async throws {
         let harness = try AgentLinkHarness()
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         try harness.owner.post(1, title: "First")
         #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "First" } else { false } } })
         try Self.respondToLast(harness)

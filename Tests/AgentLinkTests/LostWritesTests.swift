@@ -21,9 +21,8 @@ struct LostWritesTests {
     func snapshotReplacesWhatWasLost() async throws {
         let harness = try AgentLinkHarness()
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         try harness.owner.post(1, title: "Kept")
         try harness.owner.post(2, title: "Lost")
         #expect(await harness.screen.wait { Self.key(of: "Lost", in: $0) != nil })

@@ -23,9 +23,8 @@ struct OutageFiringTests {
         let clock = ManualClock(Self.start)
         let harness = try AgentLinkHarness(clock: clock)
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         try harness.owner.schedule(
             ScheduleItem(
                 appName: "Mail", identifier: "stretch", content: NotificationContent(title: "Stretch"), category: nil,
@@ -74,9 +73,8 @@ struct OutageFiringTests {
         let clock = ManualClock(scheduledAt)
         let harness = try AgentLinkHarness(clock: clock)
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         let trigger = NotificationTrigger.calendar(CalendarComponents(hour: 2, minute: 30), repeats: true)
         try harness.owner.schedule(
             ScheduleItem(

@@ -51,9 +51,8 @@ struct PairAndMirrorTests {
     func reconnectDoesNotDuplicate() async throws {
         let harness = try AgentLinkHarness(offlineAlertWindow: 600)
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         for id in 1...20 { try harness.owner.post(UInt32(id), title: "N\(id)") }
         harness.phone.disconnect(reason: "test drop")
         for id in 21...40 { try harness.owner.post(UInt32(id), title: "N\(id)") }
@@ -66,9 +65,8 @@ struct PairAndMirrorTests {
     func catchUpDoesNotAlert() async throws {
         let harness = try AgentLinkHarness()
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         try harness.owner.post(1, title: "Before")
         #expect(await harness.screen.wait { Self.shownTitles($0)["Before"] == [true] })
         // The wearable goes out of range; the phone keeps posting; the link comes back later.
@@ -88,9 +86,8 @@ struct ScheduleMirrorTests {
     func scheduleMirrored() async throws {
         let harness = try AgentLinkHarness()
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         let scheduledAt = Date(timeIntervalSince1970: 1_900_000_000)
         try harness.owner.schedule(
             ScheduleItem(

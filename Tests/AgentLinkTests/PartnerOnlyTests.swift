@@ -13,9 +13,8 @@ struct PartnerOnlyTests {
     func strangersAreRefused() async throws {
         let harness = try AgentLinkHarness()
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
 
         var logger = Logger(label: "stranger")
         logger.logLevel = .critical
@@ -38,9 +37,8 @@ struct PartnerOnlyTests {
     func replicaSurvivesRestart() async throws {
         let harness = try AgentLinkHarness()
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
-        #expect(await harness.waitUntilConnected())
+        let connected = try await harness.startPaired()
+        #expect(connected)
         for id in 1...3 { try harness.owner.post(UInt32(id), title: "Kept \(id)") }
         #expect(await harness.screen.wait { $0.filter { if case .upsert = $0 { true } else { false } }.count == 3 })
 
@@ -60,11 +58,10 @@ struct PartnerOnlyTests {
     func filesArePrivate() async throws {
         let harness = try AgentLinkHarness()
         defer { harness.stop() }
-        await harness.start()
-        _ = try await harness.pair()
         // The wearable stores its partner's key as pairing ends on its side, which may be just
-        // after the phone's side returns; a session needs it.
-        #expect(await harness.waitUntilConnected())
+        // after the phone's side returns; the session needs it.
+        let connected = try await harness.startPaired()
+        #expect(connected)
         try harness.owner.post(1, title: "Private")
         for file in ["phone/phone.sqlite", "phone/identity.key", "phone/partner.key", "wearable/wearable.sqlite", "wearable/partner.key"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: harness.folder + "/" + file)
