@@ -11,16 +11,6 @@ public import RelayWire
 public struct Replica: Sendable {
     /// What is held.
     public internal(set) var contents: ReplicaContents
-    private var snapshot: SnapshotProgress?
-
-    /// What a snapshot has mentioned so far.
-    private struct SnapshotProgress: Sendable {
-        var epoch: UInt64
-        var notifications: Set<UInt64> = []
-        var categories: Set<UInt32> = []
-        var apps: Set<UInt32> = []
-        var schedules: Set<UInt64> = []
-    }
 
     /// A replica restored from storage.
     public init(contents: ReplicaContents = ReplicaContents()) {
@@ -28,7 +18,13 @@ public struct Replica: Sendable {
     }
 
     /// Whether a snapshot is being received.
-    public var inSnapshot: Bool { snapshot != nil }
+    public var inSnapshot: Bool { contents.snapshot != nil }
+
+    /// Notes that the snapshot in progress mentioned something: an effect to store, the first time.
+    private mutating func mention(_ mention: SnapshotProgress.Mention) -> [ReplicaEffect] {
+        guard contents.snapshot?.insert(mention) == true else { return [] }
+        return [.snapshotMentioned(mention)]
+    }
 
     /// Applies one change of the phone's log. `catchUp` marks an entry that waited while the
     /// devices were apart and is older than the offline alert window: it never alerts.
@@ -37,15 +33,15 @@ public struct Replica: Sendable {
         case .upsert(let upsert): return apply(upsert, catchUp: catchUp)
         case .remove(let remove): return apply(remove)
         case .appInfo(let app):
-            snapshot?.apps.insert(app.key)
-            guard contents.apps[app.key] != app.name else { return [] }
+            let mentioned = mention(.app(app.key))
+            guard contents.apps[app.key] != app.name else { return mentioned }
             contents.apps[app.key] = app.name
-            return [.appNamed(key: app.key, name: app.name)]
+            return mentioned + [.appNamed(key: app.key, name: app.name)]
         case .categoryUpsert(let category):
-            snapshot?.categories.insert(category.category.key)
-            guard contents.categories[category.category.key] != category else { return [] }
+            let mentioned = mention(.category(category.category.key))
+            guard contents.categories[category.category.key] != category else { return mentioned }
             contents.categories[category.category.key] = category
-            return [.categoryChanged(category)]
+            return mentioned + [.categoryChanged(category)]
         case .categoryRemove(let remove):
             guard contents.categories.removeValue(forKey: remove.key) != nil else { return [] }
             return [.categoryRemoved(key: remove.key)]
@@ -54,18 +50,18 @@ public struct Replica: Sendable {
             contents.settings = settings
             return [.settingsChanged(settings)]
         case .snapshotBegin(let begin):
-            snapshot = SnapshotProgress(epoch: begin.epoch)
+            contents.snapshot = SnapshotProgress(epoch: begin.epoch)
             contents.tombstones.removeAll()
-            return [.tombstonesCleared]
+            return [.snapshotBegan(epoch: begin.epoch), .tombstonesCleared]
         case .snapshotEnd(let end):
             return finishSnapshot(epoch: end.epoch)
         case .scheduleUpsert(let schedule):
             // The log is ordered, so the latest copy wins; revisions are for the record.
-            snapshot?.schedules.insert(schedule.key)
+            let mentioned = mention(.schedule(schedule.key))
             let existing = contents.schedules[schedule.key]
-            guard existing != schedule else { return [] }
+            guard existing != schedule else { return mentioned }
             contents.schedules[schedule.key] = schedule
-            return [.scheduleChanged(schedule)] + Self.released(existing?.content.attachments, keeping: schedule.content.attachments)
+            return mentioned + [.scheduleChanged(schedule)] + Self.released(existing?.content.attachments, keeping: schedule.content.attachments)
         case .scheduleRemove(let remove):
             guard let removed = contents.schedules.removeValue(forKey: remove.key) else { return [] }
             return [.scheduleRemoved(key: remove.key)] + Self.released(removed.content.attachments)
@@ -77,17 +73,19 @@ public struct Replica: Sendable {
 
     private mutating func apply(_ upsert: Relay_V1_Upsert, catchUp: Bool) -> [ReplicaEffect] {
         let existing = contents.notifications[upsert.key]
+        var effects: [ReplicaEffect] = []
         if inSnapshot {
-            snapshot?.notifications.insert(upsert.key)
+            effects = mention(.notification(upsert.key))
         } else {
             if let existing, existing.revision >= upsert.revision { return [] }
             if let removed = contents.tombstones[upsert.key], removed >= upsert.revision { return [] }
         }
         // The phone's occurrence replaces the wearable's own copy of it (Replica+LocalFiring).
-        var effects: [ReplicaEffect] = []
         var firedHere = false
         if upsert.hasOccurrence {
-            (effects, firedHere) = reconcile(upsert.occurrence)
+            let reconciled: [ReplicaEffect]
+            (reconciled, firedHere) = reconcile(upsert.occurrence)
+            effects += reconciled
         }
         let newOccurrence = upsert.hasOccurrence && existing?.occurrence != upsert.occurrence
         let decision = AlertDecision(
@@ -127,9 +125,9 @@ public struct Replica: Sendable {
     }
 
     private mutating func finishSnapshot(epoch: UInt64) -> [ReplicaEffect] {
-        guard let progress = snapshot, progress.epoch == epoch else { return [] }
-        snapshot = nil
-        var effects: [ReplicaEffect] = []
+        guard let progress = contents.snapshot, progress.epoch == epoch else { return [] }
+        contents.snapshot = nil
+        var effects: [ReplicaEffect] = [.snapshotEnded]
         for key in contents.notifications.keys.sorted() where !progress.notifications.contains(key) {
             let removed = contents.notifications.removeValue(forKey: key)
             let revision = removed?.revision ?? 0
@@ -186,6 +184,12 @@ public enum ReplicaEffect: Sendable, Equatable {
     case settingsChanged(Relay_V1_Settings)
     /// A snapshot started: tombstones are forgotten.
     case tombstonesCleared
+    /// A snapshot of this epoch began; what it mentions is recorded until it ends.
+    case snapshotBegan(epoch: UInt64)
+    /// The snapshot in progress mentioned something for the first time.
+    case snapshotMentioned(SnapshotProgress.Mention)
+    /// The snapshot in progress ended: its record goes.
+    case snapshotEnded
     /// A scheduled request was stored or replaced.
     case scheduleChanged(Relay_V1_ScheduleUpsert)
     /// A scheduled request was removed.

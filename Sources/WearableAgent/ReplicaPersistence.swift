@@ -14,6 +14,9 @@ enum ReplicaPersistence {
             case .categoryRemoved(let key): try WearableSchema.removeCategory(db, key: key)
             case .settingsChanged(let settings): try WearableSchema.saveSettings(db, settings)
             case .tombstonesCleared: try WearableSchema.clearTombstones(db)
+            case .snapshotBegan(let epoch): try SnapshotProgressTable.begin(db, epoch: epoch)
+            case .snapshotMentioned(let mention): try SnapshotProgressTable.mention(db, mention)
+            case .snapshotEnded: try SnapshotProgressTable.clear(db)
             case .scheduleChanged(let schedule): try WearableSchema.saveSchedule(db, schedule)
             case .scheduleRemoved(let key): try WearableSchema.removeSchedule(db, key: key)
             case .report: break  // appended to the outbound log by the caller

@@ -87,7 +87,7 @@ struct ReplicaTests {
         var end = Relay_V1_Change()
         end.snapshotEnd.epoch = 7
         let effects = replica.apply(end)
-        #expect(effects == [.removed(key: 2, revision: 1)])
+        #expect(effects == [.snapshotEnded, .removed(key: 2, revision: 1)])
         #expect(replica.contents.notifications.keys.sorted() == [1, 3])
         #expect(replica.contents.notifications[1]?.content.title == "Reset phone")
     }

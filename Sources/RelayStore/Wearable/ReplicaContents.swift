@@ -49,6 +49,8 @@ public struct ReplicaContents: Sendable, Hashable {
     public var schedules: [UInt64: Relay_V1_ScheduleUpsert] = [:]
     /// Which occurrences of those the wearable has handled, and which it fired by itself.
     public var firing = LocalFiringState()
+    /// The snapshot being received, if one began and has not ended.
+    public var snapshot: SnapshotProgress?
 
     /// An empty replica.
     public init() {}

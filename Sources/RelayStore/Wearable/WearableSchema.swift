@@ -39,6 +39,9 @@ public enum WearableSchema {
                     """)
             try OccurrenceTable.create(db)
         }
+        migrator.registerMigration("v4 snapshot progress") { db in
+            try SnapshotProgressTable.create(db)
+        }
         return migrator
     }
 
@@ -79,6 +82,7 @@ public enum WearableSchema {
         if let body = try Data.fetchOne(db, sql: "SELECT body FROM replica_settings WHERE id = 1") {
             contents.settings = try Relay_V1_Settings(serializedBytes: body)
         }
+        contents.snapshot = try SnapshotProgressTable.load(db)
         return contents
     }
 
@@ -173,6 +177,7 @@ public enum WearableSchema {
         ] {
             try db.execute(sql: "DELETE FROM \(table)")
         }
+        try SnapshotProgressTable.clear(db)
         try LinkLogTables.reset(db)
     }
 }
