@@ -7,6 +7,11 @@ import Glibc
 /// freshly started agent holds many megabytes of code it ran once. `MADV_PAGEOUT` (Linux 5.4)
 /// drops those pages from the process; what runs afterwards faults back in as it is used. The
 /// price is a read from storage (or the page cache) the first time a path runs again.
+///
+/// `MADV_RANDOM` turns read-ahead off for the read-only data. Linux 6.18 ignores it for
+/// executable mappings, and a fault maps whatever of its 64 KB block is cached either way, so
+/// the code that comes back is counted in such blocks (Docs/ARCHITECTURE.md, "Resident memory
+/// is mostly code").
 public enum StartupPages {
     /// Advises the kernel to reclaim this executable's read-only mappings (its code and constant
     /// data; never written data). Returns the bytes advised; 0 where the kernel does not offer it.
