@@ -12,8 +12,9 @@ public struct NotificationCentre: Sendable {
     public internal(set) var delivered = DeliveredNotifications()
     /// The apps of Relay's own API: their categories and their scheduled requests.
     public internal(set) var apps = AppRequests()
-    /// The last id handed out; ids count up from 1 and are never reused while the process lives
-    /// (after 4,294,967,295 notifications they wrap, skipping 0 and ids still delivered).
+    /// The last id handed out; ids count up from 1 and are not reused, also across restarts
+    /// once the last id is stored (after 4,294,967,295 notifications they wrap, skipping 0 and
+    /// ids still delivered).
     private var lastID: UInt32 = 0
 
     /// An empty centre.
@@ -26,11 +27,12 @@ public struct NotificationCentre: Sendable {
     }
 
     /// A centre holding notifications (and the apps' categories and scheduled requests)
-    /// restored from storage; new ids continue after theirs.
-    public init(restoring notifications: [DeliveredNotification], apps: AppRequests = AppRequests()) {
+    /// restored from storage; new ids continue after theirs and after `lastID`, the highest
+    /// handed out before.
+    public init(restoring notifications: [DeliveredNotification], apps: AppRequests = AppRequests(), lastID: UInt32 = 0) {
         self.apps = apps
         delivered = DeliveredNotifications(restoring: notifications)
-        lastID = notifications.map(\.id).max() ?? 0
+        self.lastID = max(lastID, notifications.map(\.id).max() ?? 0)
     }
 
     /// What `Notify` did.

@@ -32,7 +32,7 @@ final class NotificationServer: Sendable {
 
     init(
         connection: DBusConnection, log: @escaping @Sendable (String) -> Void, mirror: MirrorCoordinator? = nil,
-        restored: [CentreRecord] = [], restoredApps: AppRequests = AppRequests(),
+        restored: [CentreRecord] = [], restoredApps: AppRequests = AppRequests(), restoredLastID: UInt32 = 0,
         isLocked: @escaping @Sendable () -> Bool = { false }
     ) {
         self.connection = connection
@@ -41,7 +41,8 @@ final class NotificationServer: Sendable {
         self.isLocked = isLocked
         let now = (wall: Date(), monotonic: ContinuousClock.now)
         var state = State(
-            centre: NotificationCentre(restoring: restored.map { $0.notification(now: now) }, apps: restoredApps))
+            centre: NotificationCentre(
+                restoring: restored.map { $0.notification(now: now) }, apps: restoredApps, lastID: restoredLastID))
         for record in restored { state.deliveredDates[record.id] = record.deliveredAt }
         self.state = Mutex(state)
         // Restored expiries wait again; one whose time passed while the agent was down closes now.

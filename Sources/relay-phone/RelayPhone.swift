@@ -84,7 +84,8 @@ struct RelayPhone: AsyncParsableCommand {
 
         let connection = try await DBusConnection.connect(to: settings.bus)
         let server = NotificationServer(
-            connection: connection, log: log, mirror: mirror, restored: restored, restoredApps: restoredApps, isLocked: { lock.isLocked })
+            connection: connection, log: log, mirror: mirror, restored: restored, restoredApps: restoredApps,
+            restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked })
         link.attach(server)
         if lastRun == .mayHaveLostWrites {
             log("relay-phone: the last run did not stop before the machine restarted; a new log epoch replaces what the wearable holds")

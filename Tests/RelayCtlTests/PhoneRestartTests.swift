@@ -88,18 +88,8 @@ import Testing
             var closed = try await client.signals(
                 matching: .signal(interface: "org.freedesktop.Notifications", member: "NotificationClosed")
             ).makeAsyncIterator()
-            func notify(_ title: String, expiring milliseconds: Int32) async throws -> UInt32 {
-                try await client.call(
-                    destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                    interface: "org.freedesktop.Notifications", method: "Notify",
-                    arguments: [
-                        .string("notify-send"), .uint32(0), .string(""), .string(title), .string(""), .array([String]()),
-                        .dictionary(keySignature: .string, valueSignature: .variant, entries: []), .int32(milliseconds),
-                    ]
-                ).decode(0, as: UInt32.self)
-            }
-            let soon = try await notify("Soon", expiring: 1500)
-            let later = try await notify("Later", expiring: 600_000)
+            let soon = try await Self.notify(client, "Soon", expiring: 1500)
+            let later = try await Self.notify(client, "Later", expiring: 600_000)
             // Killed before the first expiry: only the stored record can make it happen.
             await first.stop(SIGKILL)
 
@@ -113,6 +103,40 @@ import Testing
             kill(second.pid, SIGTERM)
             #expect(await second.wait() == 0)
         } }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func idsOfClosedNotificationsAreNotHandedOutAgainAfterAKill() async throws {
+        try await withPrivateBus { bus in try await Self.withPhoneState(bus) { _, arguments in
+            let first = try await Self.start(arguments)
+            let client = try await DBusConnection.connect(to: .address(bus.address))
+            let kept = try await Self.notify(client, "Kept")
+            let closed = try await Self.notify(client, "Closed")
+            _ = try await client.call(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", method: "CloseNotification", arguments: [.uint32(closed)])
+            await first.stop(SIGKILL)
+
+            // The app that posted "Closed" may still hold its id; another app must not get it.
+            let second = try await Self.start(arguments)
+            let next = try await Self.notify(client, "Next")
+            #expect(closed > kept)
+            #expect(next > closed, "id \(next) after \(closed) was closed and the phone restarted")
+            await client.close()
+            kill(second.pid, SIGTERM)
+            #expect(await second.wait() == 0)
+        } }
+    }
+
+    /// `Notify` from notify-send with a title and no actions; the id it was given.
+    private static func notify(_ client: DBusConnection, _ title: String, expiring milliseconds: Int32 = 0) async throws -> UInt32 {
+        try await client.call(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+            interface: "org.freedesktop.Notifications", method: "Notify",
+            arguments: [
+                .string("notify-send"), .uint32(0), .string(""), .string(title), .string(""), .array([String]()),
+                .dictionary(keySignature: .string, valueSignature: .variant, entries: []), .int32(milliseconds),
+            ]
+        ).decode(0, as: UInt32.self)
     }
 
     private static func start(_ arguments: [String]) async throws -> ChildProcess {

@@ -62,6 +62,11 @@ public final class MirrorCoordinator: Sendable {
         try link.database.read(PhoneSchema.loadNotifications)
     }
 
+    /// The highest centre id ever stored, for the restored centre to continue after.
+    public func storedLastCentreID() throws -> UInt32 {
+        try link.database.read(PhoneSchema.lastCentreID)
+    }
+
     /// How many notifications the wearable has (or will have once the log is through).
     public var mirroredCount: Int { mirror.withLock { $0.mirrored.count } }
 

@@ -82,8 +82,9 @@ public enum PhoneSchema {
         }
     }
 
-    /// Stores a notification (new or changed). Every `Notify` comes here, so the statement is
-    /// prepared once per connection (as are the others of the hot path).
+    /// Stores a notification (new or changed), and its id as the highest handed out if it is.
+    /// Every `Notify` comes here, so the statements are prepared once per connection (as are the
+    /// others of the hot path).
     public static func save(_ db: Database, _ notification: StoredNotification) throws {
         try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO centre_notification (centre_id, key, revision, record) VALUES (?, ?, ?, ?)"
@@ -92,6 +93,18 @@ public enum PhoneSchema {
                 Int64(notification.centreID), notification.key.map { Int64($0) }, Int64(notification.revision),
                 notification.record,
             ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO centre_state (name, value) VALUES ('last_id', ?)
+                ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)
+                """
+        ).execute(arguments: [Int64(notification.centreID)])
+    }
+
+    /// The highest centre id ever stored: ids of closed notifications are not handed out again
+    /// after a restart, where an app could still hold one (its `replaces_id`, its `CloseNotification`).
+    public static func lastCentreID(_ db: Database) throws -> UInt32 {
+        UInt32(clamping: try Int64.fetchOne(db, sql: "SELECT value FROM centre_state WHERE name = 'last_id'") ?? 0)
     }
 
     /// Removes a notification.
