@@ -128,6 +128,10 @@ struct RelayPhone: AsyncParsableCommand {
             server: server, lock: lock, busName: connection.uniqueName, started: .now, monitor: monitor, link: link)
         await ControlThread.run(listener: listener, signals: signals, log: log, handle: control.handle)
         watcher.cancel()
+        // The link stops before the bus closes: a response it applied afterwards would be
+        // acknowledged to the wearable while its signal could no longer reach the app.
+        linking.cancel()
+        await linking.value
         await monitor?.stop()
         server.stop()
         rich.stop()
