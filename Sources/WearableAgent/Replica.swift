@@ -91,10 +91,13 @@ public struct Replica: Sendable {
         let decision = AlertDecision(
             upsert: upsert, isUpdate: existing != nil && !newOccurrence, inSnapshot: inSnapshot, silent: contents.settings.silent,
             catchUp: catchUp, firedHere: firedHere)
+        // Answered stays answered through a snapshot that resends the same revision: the phone
+        // has not heard of the answer yet, and will remove or update it when it does.
         let record = ReplicaRecord(
             key: upsert.key, revision: upsert.revision, appKey: upsert.appKey, content: upsert.content,
             deliveredAt: upsert.deliveredAt, alerted: decision.alerts || (existing?.alerted ?? false),
-            occurrence: upsert.hasOccurrence ? upsert.occurrence : nil)
+            occurrence: upsert.hasOccurrence ? upsert.occurrence : nil,
+            answered: existing.map { $0.answered && $0.revision == upsert.revision } ?? false)
         contents.notifications[upsert.key] = record
         contents.tombstones.removeValue(forKey: upsert.key)
         effects.append(.stored(record, alert: decision.alerts))
@@ -109,6 +112,15 @@ public struct Replica: Sendable {
             effects.append(.report(.alerted(alerted)))
         }
         return effects
+    }
+
+    /// The user answered a notification on the wearable (an action, a reply, a dismissal). It
+    /// stays held, for the phone's removal or update to apply to, but is not shown again, also
+    /// not after a restart.
+    public mutating func answer(_ key: UInt64) -> [ReplicaEffect] {
+        guard contents.notifications[key]?.answered == false else { return [] }
+        contents.notifications[key]?.answered = true
+        return [.answered(key: key)]
     }
 
     private mutating func apply(_ remove: Relay_V1_Remove) -> [ReplicaEffect] {
@@ -170,6 +182,8 @@ extension Replica {
 public enum ReplicaEffect: Sendable, Equatable {
     /// A notification was stored; `alert` says whether to buzz and wake the screen.
     case stored(ReplicaRecord, alert: Bool)
+    /// The user answered a notification; it is no longer shown.
+    case answered(key: UInt64)
     /// A notification was removed and left a tombstone.
     case removed(key: UInt64, revision: UInt64)
     /// An app was named.

@@ -8,6 +8,7 @@ enum ReplicaPersistence {
             switch effect {
             case .stored(let record, _): try WearableSchema.save(db, record)
             case .removed(let key, let revision): try WearableSchema.remove(db, key: key, revision: revision)
+            case .answered(let key): try WearableSchema.markAnswered(db, key: key)
             case .appNamed(let key, let name): try WearableSchema.saveApp(db, key: key, name: name)
             case .appRemoved(let key): try WearableSchema.removeApp(db, key: key)
             case .categoryChanged(let category): try WearableSchema.saveCategory(db, category)

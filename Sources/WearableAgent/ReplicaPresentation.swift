@@ -14,8 +14,10 @@ enum ReplicaPresentation {
         for effect in effects {
             switch effect {
             case .stored(let record, let alert):
+                // Answered already: a snapshot resent it before the phone heard of the answer.
+                guard !record.answered else { continue }
                 events.append(.upsert(notification(record, in: contents), alert: alert))
-            case .removed(let key, _):
+            case .removed(let key, _), .answered(let key):
                 events.append(.remove(identifier: WireKey.identifier(key)))
             case .categoryChanged, .categoryRemoved:
                 categoriesChanged = true
@@ -31,10 +33,11 @@ enum ReplicaPresentation {
         return events
     }
 
-    /// The whole replica, as at start-up (nothing alerts).
+    /// The whole replica, as at start-up (nothing alerts), but for what the user answered.
     static func everything(_ contents: ReplicaContents) -> [UIEvent] {
         var events: [UIEvent] = [.categories(categories(contents)), .previewsHidden(contents.settings.hidePreviews)]
-        for record in contents.notifications.values.sorted(by: { ($0.deliveredAt, $0.key) < ($1.deliveredAt, $1.key) }) {
+        let shown = contents.notifications.values.filter { !$0.answered }
+        for record in shown.sorted(by: { ($0.deliveredAt, $0.key) < ($1.deliveredAt, $1.key) }) {
             events.append(.upsert(notification(record, in: contents), alert: false))
         }
         return events

@@ -228,18 +228,19 @@ public final class WearableLink: Sendable {
     /// Persists the user's response in the outbox, then sends it if the phone is connected;
     /// otherwise it waits in the outbox for the next connection.
     public func respond(_ response: NotificationResponse) throws {
-        var event = Relay_V1_WearableEvent()
-        event.at = WireTime.seconds(response.date)
-        event.response = Relay_V1_Response(response)
+        var answer = Relay_V1_Response(response)
         try state.withLock { state in
-            // The wearable's own copy of an occurrence: the phone finds its notification by the occurrence.
-            if let occurrence = state.replica.contents.notifications[event.response.notificationKey]?.occurrence,
-                WireKey.scheduleKey(ofLocal: event.response.notificationKey) != nil
-            {
-                event.response.occurrence = occurrence
+            // The event for the phone and the mark that keeps the notification off the screen
+            // commit together: after a restart it is neither shown again nor answered twice.
+            _ = try update(&state, at: response.date) { replica, _ in
+                // The wearable's own copy of an occurrence: the phone finds its notification by the occurrence.
+                if let occurrence = replica.contents.notifications[answer.notificationKey]?.occurrence,
+                    WireKey.scheduleKey(ofLocal: answer.notificationKey) != nil
+                {
+                    answer.occurrence = occurrence
+                }
+                return ReplicaUpdate(effects: replica.answer(answer.notificationKey) + [.report(.response(answer))])
             }
-            let seq = try database.write { db in try LinkLogTables.append(db, .event(event)) }
-            state.handOut(seq: seq, body: .event(event))
         }
     }
 

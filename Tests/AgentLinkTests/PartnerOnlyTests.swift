@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhoneAgent
+import RelayCore
 import RelayStore
 import RelayWire
 import Testing
@@ -52,6 +53,38 @@ struct PartnerOnlyTests {
         #expect(titles.sorted() == ["Kept 1", "Kept 2", "Kept 3"])
         #expect(reopened.status.partnerFingerprint == harness.wearable.status.partnerFingerprint)
         #expect(reopened.status.partnerFingerprint != nil)
+    }
+
+    @Test("what the user answered while apart is not shown again by a restarted wearable, and its answer still reaches the phone once")
+    func answeredWhileApartStaysAnsweredAcrossARestart() async throws {
+        let harness = try AgentLinkHarness()
+        defer { harness.stop() }
+        let connected = try await harness.startPaired()
+        #expect(connected)
+        try harness.owner.post(1, title: "Answered")
+        try harness.owner.post(2, title: "Waiting")
+        #expect(await harness.screen.wait { $0.filter { if case .upsert = $0 { true } else { false } }.count == 2 })
+        let shownBefore = harness.screen.elements.count
+        harness.outage.begin()
+        #expect(await harness.screen.wait { PairAndMirrorTests.linkStates(Array($0.dropFirst(shownBefore))).last == .outOfRange })
+        let answered = harness.screen.elements.compactMap { event -> String? in
+            if case .upsert(let n, _) = event, n.content.title == "Answered" { n.identifier } else { nil }
+        }.first ?? ""
+        try harness.wearable.respond(NotificationResponse(notificationIdentifier: answered, action: .dismiss, date: Date()))
+
+        var capabilities = Relay_V1_Capabilities()
+        capabilities.screenWidth = 240
+        let reopened = try WearableLink(
+            directory: StateDirectory(path: harness.folder + "/wearable"),
+            configuration: WearableLink.Configuration(deviceName: "Reopened", capabilities: capabilities),
+            logger: Logger(label: "reopened"), present: { _ in })
+        let titles = reopened.initialEvents.compactMap { if case .upsert(let n, _) = $0 { n.content.title } else { nil } }
+        #expect(titles == ["Waiting"])
+        #expect(reopened.queuedResponses == 1, "the answer waits for the phone")
+
+        harness.outage.end()
+        #expect(await harness.owner.responses.wait { $0.count == 1 })
+        #expect(harness.owner.responses.elements.count == 1)
     }
 
     @Test("state files are private: databases and keys are mode 0600")

@@ -8,33 +8,6 @@ import Testing
 /// A snapshot spans many commits; the wearable may stop in the middle of one.
 @Suite("Replica: a snapshot interrupted by a restart")
 struct SnapshotProgressTests {
-    /// The replica as a restarted wearable has it: each change's effects stored as the agent
-    /// stores them, then everything read back into a new replica.
-    final class StoredReplica {
-        let folder: String
-        let database: RelayDatabase
-        var replica = Replica()
-
-        init() throws {
-            folder = NSTemporaryDirectory() + "relay-snapshot-test-\(UUID().uuidString.prefix(8))"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-            database = try RelayDatabase(path: folder + "/wearable.sqlite", migrations: WearableSchema.migrations)
-        }
-
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
-
-        @discardableResult
-        func apply(_ change: Relay_V1_Change) throws -> [ReplicaEffect] {
-            let effects = replica.apply(change)
-            try database.write { db in try ReplicaPersistence.persist(effects, in: db) }
-            return effects
-        }
-
-        func restart() throws {
-            replica = Replica(contents: try database.read(WearableSchema.loadReplica))
-        }
-    }
-
     static func snapshotBegin(_ epoch: UInt64) -> Relay_V1_Change {
         var change = Relay_V1_Change()
         change.snapshotBegin.epoch = epoch

@@ -16,11 +16,14 @@ public struct ReplicaRecord: Sendable, Hashable {
     public var alerted: Bool
     /// The occurrence of a scheduled request it shows, if a schedule fired it.
     public var occurrence: Relay_V1_Occurrence?
+    /// Whether the user answered this revision on the wearable (an action, a reply, a
+    /// dismissal): it is held until the phone removes or updates it, but not shown again.
+    public var answered: Bool
 
     /// Creates a record.
     public init(
         key: UInt64, revision: UInt64, appKey: UInt32, content: Relay_V1_Content, deliveredAt: Int64, alerted: Bool,
-        occurrence: Relay_V1_Occurrence? = nil
+        occurrence: Relay_V1_Occurrence? = nil, answered: Bool = false
     ) {
         self.key = key
         self.revision = revision
@@ -29,6 +32,7 @@ public struct ReplicaRecord: Sendable, Hashable {
         self.deliveredAt = deliveredAt
         self.alerted = alerted
         self.occurrence = occurrence
+        self.answered = answered
     }
 }
 

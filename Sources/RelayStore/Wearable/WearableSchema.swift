@@ -42,6 +42,9 @@ public enum WearableSchema {
         migrator.registerMigration("v4 snapshot progress") { db in
             try SnapshotProgressTable.create(db)
         }
+        migrator.registerMigration("v5 answered") { db in
+            try db.execute(sql: "ALTER TABLE replica_notification ADD COLUMN answered INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -54,7 +57,8 @@ public enum WearableSchema {
                 appKey: UInt32(row["app_key"] as Int64),
                 content: try Relay_V1_Content(serializedBytes: row["content"] as Data),
                 deliveredAt: row["delivered_at"], alerted: row["alerted"],
-                occurrence: try (row["occurrence"] as Data?).map { try Relay_V1_Occurrence(serializedBytes: $0) })
+                occurrence: try (row["occurrence"] as Data?).map { try Relay_V1_Occurrence(serializedBytes: $0) },
+                answered: row["answered"])
             contents.notifications[record.key] = record
         }
         for row in try Row.fetchAll(db, sql: "SELECT key, revision FROM replica_tombstone") {
@@ -92,15 +96,21 @@ public enum WearableSchema {
         try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO replica_notification
-                (key, revision, app_key, content, delivered_at, alerted, occurrence) VALUES (?, ?, ?, ?, ?, ?, ?)
+                (key, revision, app_key, content, delivered_at, alerted, occurrence, answered) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             Int64(bitPattern: record.key), Int64(record.revision), Int64(record.appKey),
             try record.content.serializedBytes() as Data, record.deliveredAt, record.alerted,
-            try record.occurrence.map { try $0.serializedBytes() as Data },
+            try record.occurrence.map { try $0.serializedBytes() as Data }, record.answered,
         ])
         try db.cachedStatement(sql: "DELETE FROM replica_tombstone WHERE key = ?")
             .execute(arguments: [Int64(bitPattern: record.key)])
+    }
+
+    /// Marks a notification as answered on the wearable.
+    public static func markAnswered(_ db: Database, key: UInt64) throws {
+        try db.cachedStatement(sql: "UPDATE replica_notification SET answered = 1 WHERE key = ?")
+            .execute(arguments: [Int64(bitPattern: key)])
     }
 
     /// Removes a notification and leaves its tombstone.
