@@ -134,6 +134,21 @@ public struct Replica: Sendable {
         let removed = contents.notifications.removeValue(forKey: remove.key)
         contents.tombstones[remove.key] = remove.revision
         return [.removed(key: remove.key, revision: remove.revision)] + Self.released(removed?.content.attachments)
+            + pruneTombstones()
+    }
+
+    /// How many tombstones are kept: those of the most recent keys. Keys are never reused and
+    /// each entry of the log is applied once, so an older tombstone only guards against a phone
+    /// that breaks the protocol; keeping every one would grow with every notification ever removed.
+    static let tombstoneLimit = 1_024
+
+    /// Forgets the tombstones of the oldest keys (the phone hands keys out in increasing order)
+    /// once there are a quarter more than the limit, so that pruning is rare.
+    private mutating func pruneTombstones() -> [ReplicaEffect] {
+        guard contents.tombstones.count > Self.tombstoneLimit + Self.tombstoneLimit / 4 else { return [] }
+        let dropped = Array(contents.tombstones.keys.sorted().prefix(contents.tombstones.count - Self.tombstoneLimit))
+        for key in dropped { contents.tombstones.removeValue(forKey: key) }
+        return [.tombstonesDropped(dropped)]
     }
 
     private mutating func finishSnapshot(epoch: UInt64) -> [ReplicaEffect] {
@@ -160,7 +175,7 @@ public struct Replica: Sendable {
             contents.apps.removeValue(forKey: key)
             effects.append(.appRemoved(key: key))
         }
-        return effects
+        return effects + pruneTombstones()
     }
 }
 
@@ -198,6 +213,8 @@ public enum ReplicaEffect: Sendable, Equatable {
     case settingsChanged(Relay_V1_Settings)
     /// A snapshot started: tombstones are forgotten.
     case tombstonesCleared
+    /// The tombstones of these (the oldest) keys are forgotten.
+    case tombstonesDropped([UInt64])
     /// A snapshot of this epoch began; what it mentions is recorded until it ends.
     case snapshotBegan(epoch: UInt64)
     /// The snapshot in progress mentioned something for the first time.

@@ -15,6 +15,7 @@ enum ReplicaPersistence {
             case .categoryRemoved(let key): try WearableSchema.removeCategory(db, key: key)
             case .settingsChanged(let settings): try WearableSchema.saveSettings(db, settings)
             case .tombstonesCleared: try WearableSchema.clearTombstones(db)
+            case .tombstonesDropped(let keys): try WearableSchema.dropTombstones(db, keys: keys)
             case .snapshotBegan(let epoch): try SnapshotProgressTable.begin(db, epoch: epoch)
             case .snapshotMentioned(let mention): try SnapshotProgressTable.mention(db, mention)
             case .snapshotEnded: try SnapshotProgressTable.clear(db)

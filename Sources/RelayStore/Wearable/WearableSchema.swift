@@ -126,6 +126,12 @@ public enum WearableSchema {
         try db.execute(sql: "DELETE FROM replica_tombstone")
     }
 
+    /// Forgets some tombstones.
+    public static func dropTombstones(_ db: Database, keys: [UInt64]) throws {
+        let statement = try db.cachedStatement(sql: "DELETE FROM replica_tombstone WHERE key = ?")
+        for key in keys { try statement.execute(arguments: [Int64(bitPattern: key)]) }
+    }
+
     /// Names an app.
     public static func saveApp(_ db: Database, key: UInt32, name: String) throws {
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO replica_app VALUES (?, ?)")
