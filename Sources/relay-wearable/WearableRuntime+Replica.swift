@@ -7,12 +7,19 @@ import WearableUI
 /// control socket (`respond`) the way the long look's buttons do (Docs/CONTROL.md).
 extension WearableRuntime {
     /// Counts an alert the replica asked for: `notifications` shows the count per notification,
-    /// so that "an alert is never repeated" can be checked from outside.
+    /// so that "an alert is never repeated" can be checked from outside. A notification's count
+    /// goes with it: kept, the counts grew with every notification ever shown.
     func countAlert(_ event: UIEvent) {
-        guard case .upsert(let notification, alert: true) = event else { return }
-        alertCounts[notification.identifier, default: 0] += 1
-        // One line per alert, so that counts survive a crash of the agent in whoever reads the log.
-        FileHandle.standardError.write(Data("relay-wearable: alert for notification \(notification.identifier)\n".utf8))
+        switch event {
+        case .upsert(let notification, alert: true):
+            alertCounts[notification.identifier, default: 0] += 1
+            // One line per alert, so that counts survive a crash of the agent in whoever reads the log.
+            FileHandle.standardError.write(Data("relay-wearable: alert for notification \(notification.identifier)\n".utf8))
+        case .remove(let identifier):
+            alertCounts.removeValue(forKey: identifier)
+        default:
+            break
+        }
     }
 
     /// Every notification on the screen, newest first: its id (the phone's key), app, title,

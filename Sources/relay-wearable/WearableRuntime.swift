@@ -39,7 +39,7 @@ final class WearableRuntime {
     private let bonding: BondingPrompt
     private var serving: Task<Void, any Error>?
     private var alerts = 0
-    /// Alerts per notification identifier since start (`notifications`, WearableRuntime+Replica.swift).
+    /// Alerts per notification held, since start (`notifications`, WearableRuntime+Replica.swift).
     var alertCounts: [String: Int] = [:]
     /// Benchmarks only: when each notification reached the screen (`RELAY_PRESENT_TRACE`).
     private let trace = PresentTrace(environment: ProcessInfo.processInfo.environment)
