@@ -10,6 +10,9 @@ struct EndToEndFigures {
     /// Growth of resident memory over the closing stream that still counts as flat: allocator
     /// and page-cache noise is about a megabyte either way.
     private let flatKilobytes = 2_000_000 / 1024
+    /// Growth of anonymous memory per 1,000 notifications over the closing stream that still
+    /// counts as none: 32 bytes a notification. The 2 MB above hid a leak of about 100.
+    private let leakKilobytesPerThousand = 32.0
 
     func record() {
         latency()
@@ -59,6 +62,14 @@ struct EndToEndFigures {
                     + "from \(firstCheckpoint) posted to the end: relay-phone / relay-wearable MB",
                 "\(change(first.phone, last.phone)) / \(change(first.wearable, last.wearable))" + missing(results.streamMissing),
                 target: "flat (within 2 MB)", met: flat && results.streamMissing == 0)
+            let posted = Double(max(1, benchmark.stream - min(1_000, benchmark.stream))) / 1000
+            let phoneGrowth = anonymousGrowth(first.phone, last.phone).map { $0 / posted }
+            let wearableGrowth = anonymousGrowth(first.wearable, last.wearable).map { $0 / posted }
+            FigureLog.record(
+                section, "anonymous memory through that stream, growth per 1,000 notifications: relay-phone / relay-wearable KB",
+                [phoneGrowth, wearableGrowth].map { $0.map { String(format: "%.1f", $0) } ?? "?" }.joined(separator: " / "),
+                target: "≤ \(Int(leakKilobytesPerThousand)) (no leak)",
+                met: [phoneGrowth, wearableGrowth].allSatisfy { ($0 ?? .infinity) <= leakKilobytesPerThousand })
             FigureLog.record(
                 section, "RSS after \(FigureFormat.grouped(benchmark.stream)) notifications: relay-phone / relay-wearable MB",
                 "\(megabytes(last.phone)) / \(megabytes(last.wearable))", target: "≤ 32 / ≤ 24",
@@ -102,6 +113,12 @@ struct EndToEndFigures {
     private func fits(_ resident: ProcessResident?, _ limit: Int) -> Bool {
         guard let resident else { return false }
         return Double(resident.total) * 1024 <= Double(limit) * 1e6
+    }
+
+    /// How much anonymous memory grew, KB; `nil` when either could not be read.
+    private func anonymousGrowth(_ from: ProcessResident?, _ to: ProcessResident?) -> Double? {
+        guard let from = from?.anonymous, let to = to?.anonymous else { return nil }
+        return Double(to - from) * 1024 / 1000
     }
 
     /// Whether it grew by more than the noise; `nil` when either could not be read.
