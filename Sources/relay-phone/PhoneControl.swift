@@ -1,5 +1,6 @@
 import PhoneAgent
 import RelayControl
+import RelayStore
 
 /// relay-phone's control commands (Docs/CONTROL.md): the delivered notifications, and acting on
 /// one as the wearable later will, so the way back to the posting app can be driven now.
@@ -42,7 +43,14 @@ struct PhoneControl: Sendable {
         }
     }
 
+    /// Stored before it applies (through the committer, after every write queued before it),
+    /// so that a restart keeps what relayctl was told.
     private func overriding(_ locked: Bool?) -> ControlResponse {
+        do {
+            try link.committer.submit { db in try PhoneSchema.setLockOverride(db, locked) }.waitBlocking()
+        } catch {
+            return .failure("could not store the lock override: \(error); the lock state is unchanged")
+        }
         lock.apply(.manual(override: locked))
         return .success(lock.values)
     }

@@ -11,8 +11,10 @@ final class PhoneLock: Sendable {
     private let state = Mutex(LockState())
     private let log: @Sendable (String) -> Void
 
-    init(log: @escaping @Sendable (String) -> Void) {
+    /// A lock state with the manual override the last run left (`nil`: automatic).
+    init(override: Bool?, log: @escaping @Sendable (String) -> Void) {
         self.log = log
+        if override != nil { apply(.manual(override: override)) }
     }
 
     /// Applies one source's reading, logging `lock state: locked (logind)` when the effective state changes.

@@ -54,9 +54,10 @@ struct RelayPhone: AsyncParsableCommand {
 
         // The state (keys, database) and the link to the wearable, before the bus: a damaged or
         // open state directory stops the agent with its reason before it serves anything.
-        let lock = PhoneLock(log: log)
         let link = try PhoneLink(
             directory: settings.stateDirectory, configuration: settings.link, logger: AgentLog.logger(label: "relay-phone"))
+        // `relayctl lock` holds until `relayctl lock --auto`, also across restarts.
+        let lock = PhoneLock(override: try link.database.read(PhoneSchema.lockOverride), log: log)
         let mirror = try MirrorCoordinator(link: link, settings: settings.mirror, logger: AgentLog.logger(label: "relay-phone"))
         // Whether a power cut may have taken commits the wearable already saw (RunRecord.swift),
         // asked before this run writes anything.

@@ -127,6 +127,30 @@ import Testing
         } }
     }
 
+    @Test(.timeLimit(.minutes(1))) func theManualLockOverrideSurvivesAKillUntilCleared() async throws {
+        try await withPrivateBus { bus in try await Self.withPhoneState(bus) { socket, arguments in
+            let relayctl = RelayCtlTests.binary("relayctl").path
+            func lockSource() async throws -> String? {
+                let output = try await runCommand(relayctl, ["status", "--phone", "--json", "--control-socket", socket]).output
+                return (try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])?["lockSource"] as? String
+            }
+            let first = try await Self.start(arguments)
+            #expect(try await runCommand(relayctl, ["lock", "--control-socket", socket]).output == "locked (manual)")
+            await first.stop(SIGKILL)
+
+            let second = try await Self.start(arguments)
+            #expect(try await lockSource() == "manual")
+            #expect(try await runCommand(relayctl, ["lock", "--auto", "--control-socket", socket]).status == 0)
+            kill(second.pid, SIGTERM)
+            #expect(await second.wait() == 0)
+
+            let third = try await Self.start(arguments)
+            #expect(try await lockSource() == "none")
+            kill(third.pid, SIGTERM)
+            #expect(await third.wait() == 0)
+        } }
+    }
+
     /// `Notify` from notify-send with a title and no actions; the id it was given.
     private static func notify(_ client: DBusConnection, _ title: String, expiring milliseconds: Int32 = 0) async throws -> UInt32 {
         try await client.call(

@@ -123,6 +123,20 @@ public enum PhoneSchema {
             .execute(arguments: [name, value])
     }
 
+    /// The manual lock override (`relayctl lock`, `unlock`): `nil` when the lock state is automatic.
+    public static func lockOverride(_ db: Database) throws -> Bool? {
+        try Bool.fetchOne(db, sql: "SELECT value FROM centre_state WHERE name = 'lock_override'")
+    }
+
+    /// Stores the manual lock override; `nil` makes the lock state automatic again.
+    public static func setLockOverride(_ db: Database, _ locked: Bool?) throws {
+        if let locked {
+            try db.execute(sql: "INSERT OR REPLACE INTO centre_state (name, value) VALUES ('lock_override', ?)", arguments: [locked])
+        } else {
+            try db.execute(sql: "DELETE FROM centre_state WHERE name = 'lock_override'")
+        }
+    }
+
     /// Forgets the link's logs (unpairing); the centre and its keys stay.
     public static func forgetLink(_ db: Database) throws {
         try LinkLogTables.reset(db)
