@@ -27,14 +27,24 @@ extension WearableLink {
         }
     }
 
-    /// Fires what is due if the link is down; returns when to look again (`nil`: not until woken).
+    /// Fires what is due if the link is down, and moves the floor past it while the link is up;
+    /// returns when to look again (`nil`: not until woken).
     @discardableResult
     func fireDueLocally() -> Date? {
         let now = configuration.clock.now()
         do {
             return try state.withLock { state -> Date? in
-                // Connected (or pairing), the phone fires; unpaired, there is nothing to fire.
-                guard state.current == nil, state.partnerKey != nil else { return nil }
+                // Unpaired, there is nothing to fire.
+                guard state.partnerKey != nil else { return nil }
+                if state.current != nil {
+                    // Connected, the phone fires. An occurrence falling due is the phone's: the
+                    // floor moves past it and is stored, so that a wearable restarted before the
+                    // link goes down does not fire it again by itself.
+                    guard let next = state.replica.nextLocalFireDate() else { return nil }
+                    guard next <= now else { return next }
+                    _ = try update(&state, at: now) { replica, _ in ReplicaUpdate(effects: replica.linkChanged(at: now)) }
+                    return state.replica.nextLocalFireDate()
+                }
                 let effects = try update(&state, at: now) { replica, _ in ReplicaUpdate(effects: replica.fireDue(at: now)) }
                 if !effects.isEmpty {
                     for case .firedHere(let key, let fireDate, let alerted) in effects {

@@ -67,6 +67,30 @@ struct OutageFiringTests {
         #expect(phone.allSatisfy { $0.onPhone && $0.onWearable && $0.schedule == "Mail\u{1F}stretch" })
     }
 
+    @Test("while connected, an occurrence falling due moves the stored floor past it, so a wearable restarted before the link drops leaves it to the phone")
+    func floorFollowsTheScheduleWhileConnected() async throws {
+        let clock = ManualClock(Self.start)
+        let harness = try AgentLinkHarness(clock: clock)
+        defer { harness.stop() }
+        let connected = try await harness.startPaired()
+        #expect(connected)
+        try harness.owner.schedule(
+            ScheduleItem(
+                appName: "Mail", identifier: "stretch", content: NotificationContent(title: "Stretch"), category: nil,
+                trigger: .timeInterval(seconds: 60, repeats: true), scheduledAt: Self.start, timeZone: "UTC"))
+        try harness.owner.post(1, title: "Barrier")
+        #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "Barrier" } else { false } } })
+        #expect(harness.wearable.scheduleCount == 1)
+
+        let stored = try RelayDatabase(path: harness.folder + "/wearable/wearable.sqlite", migrations: WearableSchema.migrations)
+        func floor() -> Int64 { (try? stored.read(WearableSchema.loadReplica).firing.floor) ?? 0 }
+        let connectedFloor = floor()
+        let due = Self.start.addingTimeInterval(3 * 60 + 1)
+        clock.set(due)
+        #expect(await waitFor { floor() == WireTime.seconds(due) }, "floor \(floor()), stored when the link came up: \(connectedFloor)")
+        #expect(harness.wearable.offlineOccurrences == 0, "connected, the wearable fired nothing itself")
+    }
+
     @Test("a daily 02:30 trigger in Berlin across the spring-forward night, during an outage: fired on the wrist when the phone's schedule says, once")
     func daylightSavingDuringAnOutage() async throws {
         let scheduledAt = try Date("2026-03-27T12:00:00Z", strategy: .iso8601)
