@@ -59,6 +59,13 @@ struct RelayPhone: AsyncParsableCommand {
         // `relayctl lock` holds until `relayctl lock --auto`, also across restarts.
         let lock = PhoneLock(override: try link.database.read(PhoneSchema.lockOverride), log: log)
         let mirror = try MirrorCoordinator(link: link, settings: settings.mirror, logger: AgentLog.logger(label: "relay-phone"))
+        // The centre, the mirror and the keys move in memory before their commit; one that fails
+        // leaves them ahead of the disk, with nothing to undo them. Stopping as a crash would is
+        // the way back: the next start rebuilds from what is stored.
+        link.committer.whenAJobFails { error in
+            log("relay-phone: could not store a change (\(error)); stopping, so that the next start works from what is stored. Check the state directory's disk (space, permissions) before restarting.")
+            Glibc.exit(EX_IOERR)
+        }
         // Whether a power cut may have taken commits the wearable already saw (RunRecord.swift),
         // asked before this run writes anything.
         let bootID = RunRecord.currentBootID()
@@ -92,7 +99,12 @@ struct RelayPhone: AsyncParsableCommand {
             log("relay-phone: the last run did not stop before the machine restarted; a new log epoch replaces what the wearable holds")
             try server.recoverFromLostWrites()
         }
-        try link.database.write { db in try RunRecord.started(db, bootID: bootID) }
+        do {
+            try link.database.write { db in try RunRecord.started(db, bootID: bootID) }
+        } catch {
+            throw PhoneError(
+                "cannot write to the database in \(settings.stateDirectory.path) (\(error)); free space on its disk or fix its permissions, then start relay-phone again")
+        }
         bluetooth?.follow(link)
         let linking = Task { await link.run() }
         defer { linking.cancel() }

@@ -57,6 +57,19 @@ struct GroupCommitterTests {
         try database.read { db in try Int.fetchAll(db, sql: "SELECT value FROM item ORDER BY value") }
     }
 
+    @Test func theFailureHandlerHearsOfEveryFailedJobBeforeItsTicketAndOfNoOther() throws {
+        try withCommitter { committer, _, _ in
+            let heard = Mutex<[String]>([])
+            committer.whenAJobFails { error in heard.withLock { $0.append("\(type(of: error))") } }
+            try committer.submit(Self.insert(1)).waitBlocking()
+            let failed = committer.submit { _ in throw Refused() }
+            #expect(throws: Refused.self) { try failed.waitBlocking() }
+            #expect(heard.withLock { $0 } == ["Refused"], "heard before the ticket completed")
+            try committer.submit(Self.insert(2)).waitBlocking()
+            #expect(heard.withLock { $0 } == ["Refused"])
+        }
+    }
+
     @Test func jobsQueuedTogetherCommitInOneTransactionBeforeAnyCallback() throws {
         try withCommitter { committer, database, counter in
             let committed = Mutex<[Int]>([])

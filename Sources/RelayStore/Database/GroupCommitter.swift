@@ -47,6 +47,7 @@ public final class GroupCommitter: Sendable {
     private let database: RelayDatabase
     private let queue = Mutex(Queue())
     private let wakeUp = DispatchSemaphore(value: 0)
+    private let failureHandler = Mutex<(@Sendable (any Error) -> Void)?>(nil)
 
     /// Starts the committer's thread.
     public init(database: RelayDatabase, name: String) {
@@ -108,6 +109,13 @@ public final class GroupCommitter: Sendable {
             job.ticket.complete(CommitterStopped())
         }
         return job.ticket
+    }
+
+    /// Runs `handler` on the committer's thread for every job whose commit or sync failed,
+    /// before its ticket completes: for an owner whose memory went ahead of the job and cannot
+    /// go back, and so must not go on (relay-phone stops).
+    public func whenAJobFails(_ handler: @escaping @Sendable (any Error) -> Void) {
+        failureHandler.withLock { $0 = handler }
     }
 
     /// Commits what is queued, then stops the thread.
@@ -180,7 +188,11 @@ public final class GroupCommitter: Sendable {
         for part in committed {
             for (job, failure) in zip(part.jobs, part.failures) {
                 let failure = failure ?? (part.synced ? nil : syncFailure)
-                if failure == nil { job.after() }
+                if let failure {
+                    failureHandler.withLock { $0 }?(failure)
+                } else {
+                    job.after()
+                }
                 job.ticket.complete(failure)
             }
         }
