@@ -79,22 +79,32 @@ extension PhoneLink {
     /// Forgets the partner (`relayctl unpair`): its key and the link's logs. The centre stays.
     public func unpair() throws {
         try keys.forgetPartner()
-        try committer.submit { db in try PhoneSchema.forgetLink(db) }.waitBlocking()
         state.withLock { state in
             state.partnerKey = nil
             state.commands?.yield(.close("the phone was unpaired"))
         }
-        try owner.withLock { $0 }?.startNewEpoch(newPartner: true)
+        try startOverForNewPartner()
         logger.notice("unpaired")
     }
 
     private func adopt(partner key: Data) throws {
         try keys.setPartner(key)
-        try committer.submit { db in try PhoneSchema.forgetLink(db) }.waitBlocking()
         // Paired first, so the new epoch's snapshot is logged for the new partner.
         state.withLock { $0.partnerKey = key }
-        try owner.withLock { $0 }?.startNewEpoch(newPartner: true)
+        try startOverForNewPartner()
         logger.notice("paired with the wearable \(PublicKeyText.fingerprint(key))")
+    }
+
+    /// Forgets the old partner's logs and starts a new epoch. With an owner, both happen in the
+    /// owner's one transaction (MirrorCoordinator.startNewEpoch), with the mirror's keys: a
+    /// crash between them would leave an empty log over the old partner's map, and the new
+    /// wearable would never get a snapshot.
+    private func startOverForNewPartner() throws {
+        if let owner = owner.withLock({ $0 }) {
+            try owner.startNewEpoch(newPartner: true)
+        } else {
+            try committer.submit { db in try PhoneSchema.forgetLink(db) }.waitBlocking()
+        }
     }
 
     private func endPairing(_ pairing: PairingConnection) {

@@ -12,6 +12,7 @@ public protocol PhoneLinkOwner: Sendable {
     func apply(seq: UInt64, event: Relay_V1_WearableEvent) throws
 
     /// Starts a new log epoch whose first entries are a snapshot of what is mirrored: the
-    /// wearable lost state the old log can no longer resend, or a new partner was paired.
+    /// wearable lost state the old log can no longer resend, or a new partner was paired (whose
+    /// predecessor's logs, `PhoneSchema.forgetLink`, go in the same transaction).
     func startNewEpoch(newPartner: Bool) throws
 }

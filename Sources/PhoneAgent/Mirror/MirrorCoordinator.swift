@@ -193,6 +193,9 @@ public final class MirrorCoordinator: Sendable {
         let link = self.link
         let ticket = link.committer.submit { db in
             var mirror = snapshotMirror.withLock { $0 }
+            // A new partner: the old one's cursors go in the same transaction as its mirrored
+            // keys, so that a crash between them cannot leave an empty log over the old map.
+            if newPartner { try PhoneSchema.forgetLink(db) }
             let epoch = try LinkLogTables.startNewEpoch(db)
             if newPartner { try db.execute(sql: "UPDATE centre_notification SET key = NULL, revision = 0") }
             let outcome = mirror.snapshot(items, schedules: schedules, epoch: epoch)
