@@ -112,8 +112,12 @@ extension Replica {
         return effects
     }
 
-    /// Occurrences of request `key` at or before this are handled.
+    /// Occurrences of request `key` at or before this are handled: the whole second of the
+    /// floor or of the latest occurrence handled, since an occurrence is known by its second
+    /// (an interval need not be whole seconds, so its fire dates need not be either).
     private func handledUntil(_ key: UInt64) -> Date {
-        WireTime.date(max(contents.firing.floor, contents.firing.handledThrough[key] ?? .min))
+        let second = max(contents.firing.floor, contents.firing.handledThrough[key] ?? .min)
+        guard second < .max else { return .distantFuture }
+        return Date(timeIntervalSince1970: TimeInterval(second + 1).nextDown)
     }
 }

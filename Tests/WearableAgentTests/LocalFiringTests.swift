@@ -46,6 +46,24 @@ struct LocalFiringTests {
         effects.compactMap { if case .stored(_, let alert) = $0 { alert } else { nil } }
     }
 
+    @Test("an interval that is not whole seconds fires each occurrence once, apart and while the link is up")
+    func fractionalInterval() {
+        var replica = Replica()
+        _ = replica.apply(Self.repeating(7, every: 90.5, from: Self.start))
+        _ = replica.linkChanged(at: Self.start.addingTimeInterval(1))
+        var firedHere: [Int64] = []
+        var step = Self.start
+        while step < Self.start.addingTimeInterval(5 * 90.5 + 10) {
+            step = step.addingTimeInterval(0.25)
+            firedHere += Self.fired(replica.fireDue(at: step)).map(\.date)
+        }
+        #expect(firedHere == (1...5).map { WireTime.seconds(Self.start.addingTimeInterval(Double($0) * 90.5)) })
+        // Up again: once the floor moved past an occurrence, the next one is later than now.
+        let now = Self.start.addingTimeInterval(6 * 90.5 + 0.2)
+        _ = replica.linkChanged(at: now)
+        #expect((replica.nextLocalFireDate() ?? .distantPast) > now)
+    }
+
     @Test("a one-minute trigger across a ten-minute outage: each occurrence fires here once, alerts, and is replaced by the phone's after the reconnect")
     func tenMinuteOutage() {
         var replica = Replica()
