@@ -59,10 +59,10 @@ struct RelayPhone: AsyncParsableCommand {
         // `relayctl lock` holds until `relayctl lock --auto`, also across restarts.
         let lock = PhoneLock(override: try link.database.read(PhoneSchema.lockOverride), log: log)
         let mirror = try MirrorCoordinator(link: link, settings: settings.mirror, logger: AgentLog.logger(label: "relay-phone"))
-        // The centre, the mirror and the keys move in memory before their commit; one that fails
-        // leaves them ahead of the disk, with nothing to undo them. Stopping as a crash would is
+        // The centre, the mirror and the keys move in memory before their commit; a disk that
+        // fails leaves them ahead of it, with nothing to undo them. Stopping as a crash would is
         // the way back: the next start rebuilds from what is stored.
-        link.committer.whenAJobFails { error in
+        link.committer.whenStorageFails { error in
             log("relay-phone: could not store a change (\(error)); stopping, so that the next start works from what is stored. Check the state directory's disk (space, permissions) before restarting.")
             Glibc.exit(EX_IOERR)
         }

@@ -57,16 +57,21 @@ struct GroupCommitterTests {
         try database.read { db in try Int.fetchAll(db, sql: "SELECT value FROM item ORDER BY value") }
     }
 
-    @Test func theFailureHandlerHearsOfEveryFailedJobBeforeItsTicketAndOfNoOther() throws {
+    @Test func theStorageFailureHandlerHearsOfAFailingDiskBeforeTheTicketAndNotOfARefusedWrite() throws {
         try withCommitter { committer, _, _ in
-            let heard = Mutex<[String]>([])
-            committer.whenAJobFails { error in heard.withLock { $0.append("\(type(of: error))") } }
+            let heard = Mutex<[Int32]>([])
+            committer.whenStorageFails { error in heard.withLock { $0.append((error as? DatabaseError)?.resultCode.rawValue ?? -1) } }
             try committer.submit(Self.insert(1)).waitBlocking()
-            let failed = committer.submit { _ in throw Refused() }
-            #expect(throws: Refused.self) { try failed.waitBlocking() }
-            #expect(heard.withLock { $0 } == ["Refused"], "heard before the ticket completed")
+            let refused = committer.submit { _ in throw Refused() }
+            #expect(throws: Refused.self) { try refused.waitBlocking() }
+            let constraint = committer.submit { db in try db.execute(sql: "INSERT INTO item (value) VALUES (NULL)") }
+            #expect(throws: DatabaseError.self) { try constraint.waitBlocking() }
+            #expect(heard.withLock { $0 }.isEmpty, "a write refused for what it held is not the disk's failure")
+            let full = committer.submit { _ in throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full") }
+            #expect(throws: DatabaseError.self) { try full.waitBlocking() }
+            #expect(heard.withLock { $0 } == [ResultCode.SQLITE_FULL.rawValue], "heard before the ticket completed")
             try committer.submit(Self.insert(2)).waitBlocking()
-            #expect(heard.withLock { $0 } == ["Refused"])
+            #expect(heard.withLock { $0 }.count == 1)
         }
     }
 

@@ -111,10 +111,11 @@ public final class GroupCommitter: Sendable {
         return job.ticket
     }
 
-    /// Runs `handler` on the committer's thread for every job whose commit or sync failed,
-    /// before its ticket completes: for an owner whose memory went ahead of the job and cannot
-    /// go back, and so must not go on (relay-phone stops).
-    public func whenAJobFails(_ handler: @escaping @Sendable (any Error) -> Void) {
+    /// Runs `handler` on the committer's thread for every job whose commit or sync failed
+    /// because the storage did (`StorageFailure`), before its ticket completes: for an owner
+    /// whose memory went ahead of the job and cannot go back, and so must not go on
+    /// (relay-phone stops). A job refused for what it held is only its ticket's failure.
+    public func whenStorageFails(_ handler: @escaping @Sendable (any Error) -> Void) {
         failureHandler.withLock { $0 = handler }
     }
 
@@ -189,7 +190,7 @@ public final class GroupCommitter: Sendable {
             for (job, failure) in zip(part.jobs, part.failures) {
                 let failure = failure ?? (part.synced ? nil : syncFailure)
                 if let failure {
-                    failureHandler.withLock { $0 }?(failure)
+                    if StorageFailure.isStorageFailure(failure) { failureHandler.withLock { $0 }?(failure) }
                 } else {
                     job.after()
                 }
