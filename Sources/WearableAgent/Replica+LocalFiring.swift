@@ -78,11 +78,15 @@ extension Replica {
     /// The phone's notification for occurrence `occurrence` arrived: it replaces the wearable's
     /// own copy (if that shows the same or an earlier occurrence). Returns whether the wearable
     /// fired this occurrence, or a later one, itself — then the phone's copy does not alert.
-    mutating func reconcile(_ occurrence: Relay_V1_Occurrence) -> (effects: [ReplicaEffect], firedHere: Bool) {
+    /// `answeredHere`: the user answered the wearable's copy of this very occurrence, whose answer
+    /// is on its way to the phone; the phone's copy is then not shown either.
+    mutating func reconcile(_ occurrence: Relay_V1_Occurrence) -> (effects: [ReplicaEffect], firedHere: Bool, answeredHere: Bool) {
         let key = occurrence.scheduleKey
         var effects: [ReplicaEffect] = []
+        var answeredHere = false
         let local = WireKey.localOccurrence(scheduleKey: key)
         if let record = contents.notifications[local], (record.occurrence?.fireDate ?? .min) <= occurrence.fireDate {
+            answeredHere = record.answered && record.occurrence?.fireDate == occurrence.fireDate
             contents.notifications.removeValue(forKey: local)
             effects.append(.removed(key: local, revision: 0))
         }
@@ -95,7 +99,7 @@ extension Replica {
             contents.firing.handledThrough[key] = occurrence.fireDate
             effects.append(.handled(scheduleKey: key, through: occurrence.fireDate))
         }
-        return (effects, firedHere)
+        return (effects, firedHere, answeredHere)
     }
 
     /// The phone withdrew the wearable's own copy of an occurrence (the app removed the request

@@ -82,22 +82,25 @@ public struct Replica: Sendable {
         }
         // The phone's occurrence replaces the wearable's own copy of it (Replica+LocalFiring).
         var firedHere = false
+        var answeredHere = false
         if upsert.hasOccurrence {
             let reconciled: [ReplicaEffect]
-            (reconciled, firedHere) = reconcile(upsert.occurrence)
+            (reconciled, firedHere, answeredHere) = reconcile(upsert.occurrence)
             effects += reconciled
         }
         let newOccurrence = upsert.hasOccurrence && existing?.occurrence != upsert.occurrence
         let decision = AlertDecision(
             upsert: upsert, isUpdate: existing != nil && !newOccurrence, inSnapshot: inSnapshot, silent: contents.settings.silent,
             catchUp: catchUp, firedHere: firedHere)
-        // Answered stays answered through a snapshot that resends the same revision: the phone
-        // has not heard of the answer yet, and will remove or update it when it does.
+        // Answered stays answered through a snapshot that resends the same revision and content
+        // (a phone whose database was reset hands keys out again), and the phone's copy of an
+        // occurrence whose own copy the user answered here is answered too: the phone has not
+        // heard of the answer yet, and will remove or update it when it does.
         let record = ReplicaRecord(
             key: upsert.key, revision: upsert.revision, appKey: upsert.appKey, content: upsert.content,
             deliveredAt: upsert.deliveredAt, alerted: decision.alerts || (existing?.alerted ?? false),
             occurrence: upsert.hasOccurrence ? upsert.occurrence : nil,
-            answered: existing.map { $0.answered && $0.revision == upsert.revision } ?? false)
+            answered: answeredHere || existing.map { $0.answered && $0.revision == upsert.revision && $0.content == upsert.content } ?? false)
         contents.notifications[upsert.key] = record
         contents.tombstones.removeValue(forKey: upsert.key)
         effects.append(.stored(record, alert: decision.alerts))

@@ -42,6 +42,20 @@ struct AnsweredTests {
         try stored.restart()
         #expect(Self.shown(stored.replica) == ["Waiting"])
 
+        // A phone whose database was reset hands the key out again, for something else.
+        var begin2 = Relay_V1_Change()
+        begin2.snapshotBegin.epoch = 3
+        try stored.apply(begin2)
+        let reused = try stored.apply(ReplicaTests.upsert(1, revision: 1, title: "Someone else"))
+        #expect(ReplicaPresentation.events(for: reused, in: stored.replica.contents).count == 1)
+        #expect(stored.replica.contents.notifications[1]?.answered == false)
+        _ = stored.replica.answer(1)
+        try stored.database.write { db in try ReplicaPersistence.persist([.answered(key: 1)], in: db) }
+        try stored.apply(ReplicaTests.upsert(2, revision: 1, title: "Waiting"))
+        var end2 = Relay_V1_Change()
+        end2.snapshotEnd.epoch = 3
+        try stored.apply(end2)
+
         // The app changed it after the answer: shown again.
         let updated = try stored.apply(ReplicaTests.upsert(1, revision: 2, title: "Updated"))
         #expect(ReplicaPresentation.events(for: updated, in: stored.replica.contents).count == 1)

@@ -46,6 +46,26 @@ struct LocalFiringTests {
         effects.compactMap { if case .stored(_, let alert) = $0 { alert } else { nil } }
     }
 
+    @Test("the phone's copy of an occurrence the user answered here while apart is not shown either")
+    func answeredHereStaysAnswered() {
+        var replica = Replica()
+        _ = replica.apply(Self.repeating(7, every: 60, from: Self.start))
+        _ = replica.linkChanged(at: Self.start.addingTimeInterval(1))
+        let fireDate = WireTime.seconds(Self.start) + 60
+        #expect(Self.fired(replica.fireDue(at: Self.start.addingTimeInterval(61))).map(\.date) == [fireDate])
+        let local = WireKey.localOccurrence(scheduleKey: 7)
+        #expect(replica.answer(local) == [.answered(key: local)])
+
+        let effects = replica.apply(Self.phoneOccurrence(key: 40, revision: 1, schedule: 7, fireDate: fireDate))
+        let events = ReplicaPresentation.events(for: effects, in: replica.contents)
+        #expect(events.allSatisfy { if case .upsert = $0 { false } else { true } }, "\(events)")
+        #expect(replica.contents.notifications[40]?.answered == true)
+        // A later occurrence from the phone is new to the user.
+        let later = replica.apply(Self.phoneOccurrence(key: 41, revision: 1, schedule: 7, fireDate: fireDate + 60))
+        #expect(replica.contents.notifications[41]?.answered == false)
+        #expect(ReplicaPresentation.events(for: later, in: replica.contents).contains { if case .upsert = $0 { true } else { false } })
+    }
+
     @Test("an interval that is not whole seconds fires each occurrence once, apart and while the link is up")
     func fractionalInterval() {
         var replica = Replica()
