@@ -151,13 +151,40 @@ import Testing
         } }
     }
 
+    @Test(.timeLimit(.minutes(1))) func aDiskThatRefusesWritesStopsThePhoneWithItsReason() async throws {
+        try await withPrivateBus { bus in try await Self.withPhoneState(bus) { _, arguments in
+            // Files may grow to 400 KiB: the write-ahead log soon cannot, and the write fails
+            // as on a full disk (EFBIG, with SIGXFSZ ignored) instead of killing the process.
+            let phone = try ChildProcess(
+                "/bin/bash", ["-c", #"trap "" XFSZ; ulimit -f 400; exec "$0" "$@""#, RelayCtlTests.binary("relay-phone").path] + arguments,
+                mergingStandardError: true)
+            var lines = phone.lines.makeAsyncIterator()
+            while let line = await lines.next(), !line.hasPrefix("ready:") {}
+            let client = try await DBusConnection.connect(to: .address(bus.address))
+            let body = String(repeating: "A long body that fills the log. ", count: 500)
+            var answered = 0
+            for index in 0..<400 {
+                guard (try? await Self.notify(client, "Filling \(index)", body: body)) != nil else { break }
+                answered += 1
+            }
+            var output: [String] = []
+            while let line = await lines.next() { output.append(line) }
+            #expect(await phone.wait() == 74, "exit status EX_IOERR")
+            #expect(answered > 0 && answered < 400, "\(answered) answered before the disk refused")
+            #expect(output.contains { $0.contains("could not store a change") && $0.contains("Check the state directory's disk") }, "\(output.suffix(3))")
+            await client.close()
+        } }
+    }
+
     /// `Notify` from notify-send with a title and no actions; the id it was given.
-    private static func notify(_ client: DBusConnection, _ title: String, expiring milliseconds: Int32 = 0) async throws -> UInt32 {
+    private static func notify(
+        _ client: DBusConnection, _ title: String, body: String = "", expiring milliseconds: Int32 = 0
+    ) async throws -> UInt32 {
         try await client.call(
             destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
             interface: "org.freedesktop.Notifications", method: "Notify",
             arguments: [
-                .string("notify-send"), .uint32(0), .string(""), .string(title), .string(""), .array([String]()),
+                .string("notify-send"), .uint32(0), .string(""), .string(title), .string(body), .array([String]()),
                 .dictionary(keySignature: .string, valueSignature: .variant, entries: []), .int32(milliseconds),
             ]
         ).decode(0, as: UInt32.self)
