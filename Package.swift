@@ -252,7 +252,10 @@ let package = Package(
             name: "RelayLockWatchTests", dependencies: ["RelayLockWatch", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayLinkRuntimeTests",
-            dependencies: ["RelayLinkRuntime", "RelayTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "RelayLinkRuntime", "RelayTestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictSwift),
         .testTarget(name: "RelayConfigTests", dependencies: ["RelayConfig"], swiftSettings: strictSwift),
         .testTarget(

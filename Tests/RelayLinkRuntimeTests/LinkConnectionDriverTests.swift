@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import NIOCore
 import RelayLink
 import RelayLinkRuntime
 import RelayTransport
@@ -162,14 +163,19 @@ func connectedPair() async throws -> (FramedConnection, FramedConnection) {
         async let outcome = wearable.run(wearableEnd, commands: idle)
         // The phone completes the handshake, then never answers again.
         let phoneKey = phoneKey, wearableKey = wearableKey
-        try await phoneEnd.run { reader, writer in
-            var handshake = LinkHandshake(initiating: .session(partnerKey: wearableKey.publicKey), localKey: phoneKey)
-            try await writer.write(handshake.start().compactMap { if case .send(let f) = $0 { f } else { nil } })
-            while let batch = try await reader.nextBatch() {
-                for frame in batch {
-                    try await writer.write(handshake.receive(frame).compactMap { if case .send(let f) = $0 { f } else { nil } })
+        do {
+            try await phoneEnd.run { reader, writer in
+                var handshake = LinkHandshake(initiating: .session(partnerKey: wearableKey.publicKey), localKey: phoneKey)
+                try await writer.write(handshake.start().compactMap { if case .send(let f) = $0 { f } else { nil } })
+                while let batch = try await reader.nextBatch() {
+                    for frame in batch {
+                        try await writer.write(handshake.receive(frame).compactMap { if case .send(let f) = $0 { f } else { nil } })
+                    }
                 }
             }
+        } catch let error as IOError where error.errnoCode == ECONNRESET {
+            // The wearable gave up with some of the phone's bytes unread: the kernel ends such a
+            // close with a reset instead of an end of file. Either way the link is over.
         }
         let ended = await outcome
         guard case .failed(.peerSilent) = ended else {
