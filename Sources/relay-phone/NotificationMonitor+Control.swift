@@ -34,12 +34,7 @@ extension NotificationMonitor {
     /// Closes the notification at the server (`CloseNotification` over the ordinary connection),
     /// then drops it from the centre; the server's `NotificationClosed` reaches the apps.
     private func dismiss(_ id: UInt32) -> ControlResponse {
-        let connection = ordinary
-        let outcome = Self.waitFor {
-            try await connection.call(
-                destination: Self.busName, path: NotificationServer.path, interface: Self.busName,
-                method: "CloseNotification", arguments: [.uint32(id)], timeout: .seconds(5))
-        }
+        let outcome = Self.waitFor { [self] in try await closeNotification(id) }
         if case .failure(let error) = outcome {
             return .failure(
                 "the notification server (\(owner.withLock { $0 } ?? "gone now")) did not close notification \(id): \(error); "
@@ -47,6 +42,26 @@ extension NotificationMonitor {
         }
         silently { centre in _ = centre.close(id, reason: .dismissedByUser) }
         return .success(["id": .int(Int(id))])
+    }
+
+    /// Asks the server to close a notification the wearable dismissed (`CloseNotification`),
+    /// without waiting: the centre and the wearable have let it go already; the server's
+    /// `NotificationClosed` reaches the app.
+    func closeAtServer(_ id: UInt32) {
+        Task { [self] in
+            do {
+                try await closeNotification(id)
+            } catch {
+                log("relay-phone: the notification server did not close notification \(id), dismissed on the wearable: \(error); close it where that server shows it")
+            }
+        }
+    }
+
+    /// `CloseNotification` at the server that owns the name, over the ordinary connection.
+    private func closeNotification(_ id: UInt32) async throws {
+        _ = try await ordinary.call(
+            destination: Self.busName, path: NotificationServer.path, interface: Self.busName,
+            method: "CloseNotification", arguments: [.uint32(id)], timeout: .seconds(5))
     }
 
     /// Runs `operation` in a task and blocks this (non-task) thread until it ends.

@@ -116,13 +116,29 @@ extension NotificationServer: PhoneLinkOwner {
             }
             let before = Snapshot(state.centre)
             var signals: [NotificationSignal] = []
+            var announced = true
+            var atMonitoredServer: (@Sendable () -> Void)?
             let dismissed = response.action == ResponseAction.dismissIdentifier
             if let id = centreID(answeredBy: response, mirror: mirror, state.centre) {
-                do {
-                    signals = try Self.act(on: id, response, &state.centre)
-                    log("relay-phone: from the wearable: \(response.action) on \(id)\(response.hasUserText ? " with a reply" : "")")
-                } catch {
-                    log("relay-phone: the wearable's \(response.action) on \(id) was not applied: \(error)")
+                if let close = closeAtMonitoredServer.withLock({ $0 }), state.centre.delivered[id]?.origin == .freedesktop {
+                    // Monitor mode: another server owns the notification and speaks to its app.
+                    // A dismissal closes it there; the specification has no way to invoke an
+                    // action at another server, so the rest stops here.
+                    announced = false
+                    if dismissed {
+                        signals = state.centre.close(id, reason: .dismissedByUser)
+                        atMonitoredServer = { close(id) }
+                        log("relay-phone: from the wearable: dismiss on \(id); closing it at the notification server")
+                    } else {
+                        log("relay-phone: the wearable's \(response.action) on \(id) was not applied: in monitor mode another server owns it, and the specification gives no method to invoke an action there")
+                    }
+                } else {
+                    do {
+                        signals = try Self.act(on: id, response, &state.centre)
+                        log("relay-phone: from the wearable: \(response.action) on \(id)\(response.hasUserText ? " with a reply" : "")")
+                    } catch {
+                        log("relay-phone: the wearable's \(response.action) on \(id) was not applied: \(error)")
+                    }
                 }
             } else {
                 log("relay-phone: the wearable answered notification key \(response.notificationKey), which is gone")
@@ -130,7 +146,8 @@ extension NotificationServer: PhoneLinkOwner {
             retireTimers(of: signals, &state)
             let ticket = mirrorChanges(since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq)
             try ticket?.waitBlocking()
-            send(signals)
+            if announced { send(signals) }
+            atMonitoredServer?()
         }
     }
 

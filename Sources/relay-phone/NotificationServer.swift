@@ -29,6 +29,9 @@ final class NotificationServer: Sendable {
     let mirror: MirrorCoordinator?
     /// The phone's lock state, read at each change for the mirror policy.
     let isLocked: @Sendable () -> Bool
+    /// In monitor mode, how a dismissal from the wearable reaches the server that owns the
+    /// notifications (`CloseNotification` there); `nil` while relay-phone is the server.
+    let closeAtMonitoredServer = Mutex<(@Sendable (UInt32) -> Void)?>(nil)
 
     init(
         connection: DBusConnection, log: @escaping @Sendable (String) -> Void, mirror: MirrorCoordinator? = nil,

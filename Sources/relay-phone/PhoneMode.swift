@@ -22,6 +22,7 @@ enum PhoneMode {
                     bus: bus, ordinary: connection, server: server, log: log, lost: { signals.requestStop() })
                 if let monitor {
                     connection.unexport(path: NotificationServer.path)
+                    server.closeAtMonitoredServer.withLock { $0 = { id in monitor.closeAtServer(id) } }
                     return monitor
                 }
             }

@@ -73,9 +73,10 @@ final class Rig: Sendable {
         _ = try await agent.ready()
     }
 
-    /// Starts relay-phone on its state and sockets, and waits until it serves the bus; `peer` puts
-    /// something between the phone and the wearable's link socket (a link simulator).
-    func startPhone(peer: String? = nil) async throws {
+    /// Starts relay-phone on its state and sockets, and waits until it serves the bus (or, with
+    /// `mode` "monitor", monitors the server that does); `peer` puts something between the phone
+    /// and the wearable's link socket (a link simulator).
+    func startPhone(peer: String? = nil, mode: String = "server") async throws {
         let agent = try Agent(
             name: "relay-phone", executable: RelayCtlTests.binary("relay-phone").path,
             arguments: [
@@ -88,7 +89,7 @@ final class Rig: Sendable {
             $0.lives.append(agent)
         }
         let ready = try await agent.ready()
-        guard ready.hasSuffix("mode: server") else { throw SoakFailure("relay-phone did not become the server: \(ready)") }
+        guard ready.contains("mode: \(mode)") else { throw SoakFailure("relay-phone did not start in \(mode) mode: \(ready)") }
     }
 
     /// `kill -9` of the wearable.
