@@ -14,10 +14,14 @@ struct WearableSessionDelegate: LinkDelegate {
 
     func loadLogs() async throws -> LinkSession.Logs { try link.loadLogs(for: connection) }
     func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws {
-        try await link.apply([InboundEntry(seq: seq, body: body)], connection: connection)
+        try await apply([InboundEntry(seq: seq, body: body)])
     }
 
     func apply(_ entries: [InboundEntry]) async throws {
+        // Nothing shows, alerts or is stored from a phone whose code the user has not confirmed.
+        guard !link.state.withLock({ $0.pairingConnections.contains(connection) }) else {
+            throw WearableLinkError.unexpected("the phone sent changes before pairing was confirmed")
+        }
         try await link.apply(entries, connection: connection)
     }
     func acknowledged(through seq: UInt64) async throws { try await link.acknowledged(through: seq) }
@@ -30,6 +34,7 @@ struct WearableSessionDelegate: LinkDelegate {
     func measured(roundTrip: Duration) async { link.state.withLock { $0.roundTrip = roundTrip } }
 
     func connected(peer: Relay_V1_Hello, link identity: LinkIdentity) async {
+        guard link.admit(connection, identity) else { return }
         link.becameCurrent(connection, peer: peer)
         await link.connected(peer: peer, link: identity)
     }

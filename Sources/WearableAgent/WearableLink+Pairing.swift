@@ -84,6 +84,11 @@ extension WearableLink {
             state.replica = Replica()
             state.partnerKey = session.remoteKey
             state.pairing = nil
+            // Other connections set up meanwhile (pairing ones never confirmed) go: only the
+            // new partner, on its next connection, gets a session.
+            for (id, commands) in state.connections where id != state.current {
+                commands.yield(.close("the wearable was paired with another phone"))
+            }
             return removed
         }
         present(removed.map { .remove(identifier: WireKey.identifier($0)) })

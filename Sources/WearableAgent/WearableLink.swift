@@ -94,6 +94,9 @@ public final class WearableLink: Sendable {
         var connectedSince: Date?
         var lastError: String?
         var pairing: PairingSession?
+        /// Connections up in pairing mode (`Noise_XX`): until the user confirms the code they
+        /// carry pairing messages only, and a new partner closes them all.
+        var pairingConnections: Set<Int> = []
         var roundTrip: Duration?
         /// Connections whose session has loaded the outbound log (`loadLogs(for:)`). The phone's
         /// hello, which makes a connection current, comes a round trip later: an entry appended
@@ -170,6 +173,7 @@ public final class WearableLink: Sendable {
         let wasCurrent = state.withLock { state -> Bool in
             state.connections.removeValue(forKey: id)
             state.loaded.remove(id)
+            state.pairingConnections.remove(id)
             state.caughtUpThrough.removeValue(forKey: id)
             guard state.current == id else { return false }
             state.current = nil
@@ -195,6 +199,27 @@ public final class WearableLink: Sendable {
             logger.notice("the phone lost its place in the wearable's log; a new log epoch begins", metadata: ["epoch": "\(epoch)"])
         } catch {
             logger.error("could not start a new log epoch: \(error)")
+        }
+    }
+
+    /// Whether a connection whose session just came up may become the current one: in pairing
+    /// mode only while the wearable has no partner, in session mode only with the partner's key.
+    /// Both were checked when the connection was accepted, but a pairing may have finished since
+    /// (while a stranger held its connection open, waiting). One that may not is closed.
+    func admit(_ id: Int, _ identity: LinkIdentity) -> Bool {
+        state.withLock { state in
+            let admitted =
+                switch identity.mode {
+                case .pair: state.partnerKey == nil
+                case .session: state.partnerKey == identity.remoteStaticKey
+                }
+            guard admitted else {
+                state.connections[id]?.yield(.close("the wearable is paired with another phone"))
+                logger.warning("refused a connection: the wearable's partner changed while it was being set up")
+                return false
+            }
+            if identity.mode == .pair { state.pairingConnections.insert(id) }
+            return true
         }
     }
 
