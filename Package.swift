@@ -156,7 +156,7 @@ let package = Package(
             name: "PhoneAgent",
             dependencies: [
                 "RelayCore", "RelayFreedesktop", "RelayWire", "RelayLink", "RelayLinkRuntime", "RelayStore", "RelayTransport",
-                "RelayDisplay", .product(name: "Logging", package: "swift-log"),
+                "RelayDisplay", "RelaySystem", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift),
 

@@ -46,6 +46,19 @@ struct AttachmentIngestTests {
         }
     }
 
+    @Test("a path to something that is not a regular file (a FIFO nobody writes, /dev/zero) is refused at once, not read")
+    func onlyRegularFiles() throws {
+        try Self.withIngest { ingest, folder in
+            let fifo = folder + "/pipe.png"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            for path in [fifo, "/dev/zero", folder] {
+                let (taken, notes) = ingest.take([NotificationAttachment(identifier: "odd", url: path, type: "image/png")])
+                #expect(taken.allSatisfy { AttachmentDigest(url: $0.url) == nil }, "\(path) was taken in")
+                #expect(notes.count == 1 && notes.allSatisfy { $0.contains("stays on the phone") }, "\(path): \(notes)")
+            }
+        }
+    }
+
     @Test("a JPEG photo is taken in as a PNG the wearable can read")
     func jpegFile() throws {
         try Self.withIngest { ingest, folder in

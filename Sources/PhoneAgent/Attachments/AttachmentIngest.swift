@@ -3,6 +3,7 @@ public import RelayCore
 import RelayDisplay
 public import RelayFreedesktop
 public import RelayStore
+import RelaySystem
 
 /// Takes in the images apps attach to notifications, when they post: each (PNG or JPEG) is read once,
 /// reduced to a size the wearable can show and stored by content in the phone's
@@ -112,13 +113,32 @@ public struct AttachmentIngest: Sendable {
         return parsed.path
     }
 
+    /// Reads a regular file of at most `maximumFileBytes`. An app names the path, so it may be
+    /// anything: a FIFO would block the bus thread for ever (hence `O_NONBLOCK` and the check
+    /// for a regular file), and a device such as /dev/zero reports no size and never ends
+    /// (hence reading no more than the limit allows).
     private static func readFile(_ path: String) throws(AttachmentIngestError) -> Data {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let size = attributes[.size] as? Int
-        else { throw .unreadable(path) }
-        guard size <= maximumFileBytes else { throw .tooLarge(path, size) }
-        guard let bytes = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }
-        return bytes
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw .unreadable(path) }
+        guard status.st_size <= maximumFileBytes else { throw .tooLarge(path, Int(status.st_size)) }
+        // One byte more than it says it holds, to notice one that grows while being read.
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                try? SystemError.retrying("read(\(path))") {
+                    Glibc.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+                }
+            }
+            guard let read else { throw .unreadable(path) }
+            if read == 0 { break }
+            count += read
+        }
+        guard count < bytes.count else { throw .unreadable(path) }
+        return Data(bytes[..<count])
     }
 }
 
