@@ -110,6 +110,11 @@ import Testing
         (#"See <a href="https://example.com">the link</a>"#, "See the link"),
         (#"<img src="x.png" alt="a cat"/> purrs"#, "a cat purrs"),
         ("1 < 2 and no tag", "1 < 2 and no tag"),
+        ("From: Jane <jane@example.org>", "From: Jane <jane@example.org>"),
+        ("a<b, c>d and <3 > 2", "a<b, c>d and <3 > 2"),
+        ("<B>Loud</B> <u>under</u><br>", "Loud under<br>"),
+        ("<i>x < y</i>", "x < y"),
+        ("<<b>>", "<>"),
         ("&unknown; &amp", "&unknown; &amp"),
     ])
     func markupBecomesText(markup: String, text: String) {
