@@ -35,7 +35,7 @@ public struct DeliveredNotification: Sendable, Hashable {
         resident = call.hints.resident
         acceptsReply =
             call.hints.replyPlaceholder != nil || call.actions.contains { $0.key == FreedesktopMapping.inlineReplyKey }
-        expiresAt = FreedesktopMapping.expiry(milliseconds: call.expireTimeout).map { now + $0 }
+        expiresAt = FreedesktopMapping.expiry(milliseconds: call.expireTimeout, hints: call.hints).map { now + $0 }
         origin = .freedesktop
     }
 

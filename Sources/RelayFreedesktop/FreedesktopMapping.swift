@@ -61,10 +61,18 @@ public enum FreedesktopMapping {
     }
 
     /// When a notification expires: `nil` for never. -1 (the server's choice) means never,
-    /// because Relay keeps notifications until they are dismissed ("persistence").
-    public static func expiry(milliseconds: Int32) -> Duration? {
-        milliseconds > 0 ? .milliseconds(Int64(milliseconds)) : nil
+    /// because Relay keeps notifications until they are dismissed ("persistence"), except for
+    /// a `transient` one, which by-passes persistence as the specification says and goes after
+    /// `transientSeconds`. A `critical` one never expires: the specification asks that only
+    /// the user close it.
+    public static func expiry(milliseconds: Int32, hints: NotificationHints = NotificationHints()) -> Duration? {
+        if hints.urgency == .critical { return nil }
+        if milliseconds > 0 { return .milliseconds(Int64(milliseconds)) }
+        return milliseconds == -1 && hints.transient ? .seconds(transientSeconds) : nil
     }
+
+    /// How long a transient notification with the server's default timeout stays.
+    public static let transientSeconds: Int64 = 10
 
     private static func mediaType(ofPath path: String) -> String {
         switch path.split(separator: ".").last?.lowercased() {

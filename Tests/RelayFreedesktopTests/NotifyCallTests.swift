@@ -100,6 +100,14 @@ import Testing
         #expect(FreedesktopMapping.expiry(milliseconds: -1) == nil)
         #expect(FreedesktopMapping.expiry(milliseconds: 0) == nil)
         #expect(FreedesktopMapping.expiry(milliseconds: 5000) == .seconds(5))
+        var critical = NotificationHints()
+        critical.urgency = .critical
+        #expect(FreedesktopMapping.expiry(milliseconds: 5000, hints: critical) == nil, "only the user closes a critical one")
+        var transient = NotificationHints()
+        transient.transient = true
+        #expect(FreedesktopMapping.expiry(milliseconds: -1, hints: transient) == .seconds(FreedesktopMapping.transientSeconds))
+        #expect(FreedesktopMapping.expiry(milliseconds: 0, hints: transient) == nil, "0 is never, even for a transient one")
+        #expect(FreedesktopMapping.expiry(milliseconds: 2000, hints: transient) == .seconds(2))
     }
 }
 
