@@ -207,6 +207,6 @@ extension NotificationServer: PhoneLinkOwner {
         if response.hasUserText {
             return try centre.reply(id, text: response.userText, action: response.action == FreedesktopMapping.inlineReplyKey ? nil : response.action)
         }
-        return try centre.invoke(id, action: response.action)
+        return try centre.invoke(id, action: centre.delivered[id]?.actionKey(fromWire: response.action) ?? response.action)
     }
 }

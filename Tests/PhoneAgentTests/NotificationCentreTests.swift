@@ -18,6 +18,19 @@ import Testing
             actions: actions.map { NotifyCall.Action(key: $0.0, label: $0.1) }, hints: hints, expireTimeout: timeout)
     }
 
+    @Test func aLongActionKeyCutOnTheWireIsFoundAgain() throws {
+        var centre = NotificationCentre()
+        let long = "app.open-conversation('" + String(repeating: "7", count: 60) + "')"
+        let id = centre.notify(call(actions: [("default", ""), (long, "Open"), ("app.mute", "Mute")]), sender: ":1.7", now: start).id
+        let notification = try #require(centre.delivered[id])
+        let wire = long.truncated(toUTF8Bytes: 64)
+        #expect(wire != long)
+        #expect(notification.actionKey(fromWire: wire) == long)
+        #expect(notification.actionKey(fromWire: "app.mute") == "app.mute")
+        #expect(notification.actionKey(fromWire: "unknown") == "unknown")
+        #expect(try centre.invoke(id, action: notification.actionKey(fromWire: wire)).first == .actionInvoked(id: id, key: long))
+    }
+
     @Test func idsStartAtOneAndAreNotReused() {
         var centre = NotificationCentre()
         let first = centre.notify(call(), sender: ":1.7", now: start)

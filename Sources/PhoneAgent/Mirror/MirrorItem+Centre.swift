@@ -45,3 +45,15 @@ extension MirrorItem {
             identifier: "freedesktop:" + signature, actions: Array(actions.prefix(ModelLimits.actionsPerCategory)))
     }
 }
+
+extension DeliveredNotification {
+    /// The app's own key for an action the wearable names. The wire carries keys cut to
+    /// `ModelLimits.actionIdentifierBytes` (`category(of:)`), and some apps' keys run longer
+    /// (GLib's detailed action names, `app.open('…')`), so a key the app did not send is matched
+    /// by its cut; one that matches no key, or several, is returned as it is.
+    public func actionKey(fromWire wire: String) -> String {
+        guard !actions.contains(where: { $0.key == wire }) else { return wire }
+        let matches = actions.filter { $0.key.truncated(toUTF8Bytes: ModelLimits.actionIdentifierBytes) == wire }
+        return matches.count == 1 ? matches[0].key : wire
+    }
+}
