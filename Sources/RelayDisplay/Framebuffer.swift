@@ -64,12 +64,13 @@ public final class Framebuffer {
     ///
     /// The file has no header: it is byte for byte what the device's memory would hold, so the
     /// same code draws to both and `relayctl screenshot` reads it with the same geometry.
+    /// A file it creates is the owner's only (0600): it holds what the screen shows.
     public static func openFile(path: String, geometry: FramebufferGeometry, create: Bool = true) throws(FramebufferError) -> Framebuffer {
         try geometry.validate()
         let flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0)
         let descriptor: Int32
         do {
-            descriptor = try SystemError.retrying("open(\(path))") { open(path, flags, 0o644) }
+            descriptor = try SystemError.retrying("open(\(path))") { open(path, flags, 0o600) }
         } catch { throw .system(error) }
         let required = geometry.requiredLength
         do throws(FramebufferError) {

@@ -23,6 +23,9 @@ import Testing
         #expect(bytes[6] == 0xFF && bytes[7] == 0xFF)  // white
         #expect(bytes[8...11].allSatisfy { $0 == 0 })  // row padding untouched
         #expect(framebuffer.pixel(x: 1, y: 2) == Color(rgb: 0xFF0000))
+        // It holds what the screen shows: the owner's only.
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
     }
 
     @Test func xrgb8888RoundTripsExactly() throws {
