@@ -81,6 +81,22 @@ extension NotificationMonitor {
         }
     }
 
+    /// What relay-phone delivered itself in an earlier run, as the server: those ids mean nothing
+    /// to the server now monitored, so they are dropped without signals, and their expiry timers
+    /// go (in monitor mode the server times its own).
+    func dropRestored() {
+        server.stop()
+        var dropped = 0
+        silently { centre in
+            let ids = centre.list.filter { $0.origin == .freedesktop }.map(\.id)
+            dropped = ids.count
+            for id in ids { _ = centre.close(id, reason: .undefined) }
+        }
+        if dropped > 0 {
+            log("relay-phone: monitor: \(dropped) notification(s) relay-phone delivered as the server in an earlier run were dropped: \(Self.busName) belongs to another server now")
+        }
+    }
+
     /// A new owner (or none) has other ids: what the old one delivered is dropped, not closed,
     /// because that server is gone and nobody will act on its ids again.
     private func ownerChanged(from old: String, to new: String, _ calls: inout MonitoredCalls) {

@@ -23,6 +23,7 @@ enum PhoneMode {
                 if let monitor {
                     connection.unexport(path: NotificationServer.path)
                     server.closeAtMonitoredServer.withLock { $0 = { id in monitor.closeAtServer(id) } }
+                    monitor.dropRestored()
                     return monitor
                 }
             }

@@ -9,6 +9,29 @@ import Testing
 @Suite struct MonitorWearableTests {
     static let interface = "org.freedesktop.Notifications"
 
+    @Test(.timeLimit(.minutes(1))) func whatThePhoneDeliveredAsTheServerIsDroppedWhenItStartsAsAMonitor() async throws {
+        try await withPrivateBus { bus in
+            let rig = try await Rig.make(bus: bus)
+            do {
+                try await rig.startPhone()
+                let sent = try await runCommand(
+                    "/usr/bin/notify-send", ["-p", "-t", "2000", "Earlier", "As the server"],
+                    environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+                #expect(sent.status == 0)
+                #expect(try await rig.phoneDelivered().contains { $0.contains("Earlier") })
+                try await rig.killPhone()
+                try await withDBusMock(["--template", "notification_daemon"], owning: Self.interface, on: bus) { _ in
+                    try await rig.startPhone(mode: "monitor")
+                    #expect(try await rig.phoneDelivered().isEmpty, "another server's ids now")
+                }
+            } catch {
+                await rig.stopAll()
+                throw error
+            }
+            await rig.stopAll()
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func aDismissalOnTheWearableClosesTheNotificationAtTheServerThatOwnsIt() async throws {
         try await withPrivateBus { bus in
             try await withDBusMock(["--template", "notification_daemon"], owning: Self.interface, on: bus) { _ in
