@@ -72,6 +72,11 @@ public struct NotificationHints: Sendable, Hashable {
 
     /// Reads the hints dictionary `a{sv}`.
     public init(_ entries: [String: DBusValue]) {
+        // Of the image hints, the specification's order decides, not the keys' order:
+        // image-data, image_data, image-path, image_path, icon_data (each rank: lower wins).
+        var imageDataRank = Int.max
+        var imagePathRank = Int.max
+        var iconData: ImageData?
         for (key, wrapped) in entries.sorted(by: { $0.key < $1.key }) {
             let value = wrapped.unwrappingVariant
             switch key {
@@ -83,8 +88,13 @@ public struct NotificationHints: Sendable, Hashable {
                 }
             case "category": category = string(value, key)
             case "desktop-entry": desktopEntry = string(value, key)
-            case "image-path", "image_path": imagePath = string(value, key)
-            case "image-data", "image_data", "icon_data": imageData = image(value, key)
+            case "image-path", "image_path":
+                let rank = key == "image-path" ? 0 : 1
+                if rank < imagePathRank, let path = string(value, key) { (imagePath, imagePathRank) = (path, rank) }
+            case "image-data", "image_data":
+                let rank = key == "image-data" ? 0 : 1
+                if rank < imageDataRank, let data = image(value, key) { (imageData, imageDataRank) = (data, rank) }
+            case "icon_data": iconData = image(value, key)
             case "sound-name": soundName = string(value, key)
             case "suppress-sound": suppressSound = bool(value, key)
             case "transient": transient = bool(value, key)
@@ -93,6 +103,7 @@ public struct NotificationHints: Sendable, Hashable {
             default: break
             }
         }
+        if imageData == nil, imagePath == nil { imageData = iconData }
     }
 
     /// An empty set of hints.

@@ -94,6 +94,20 @@ import Testing
         #expect(lying.notes.contains { $0.contains("does not match 16 bytes") })
         let wrongShape = try NotifyCall(arguments: arguments(hints: ["image-data": .string("nope")]))
         #expect(wrongShape.hints.imageData == nil)
+
+        // The specification's order decides which image counts: image-data, image_data,
+        // image-path, image_path, icon_data; not the keys' sort order.
+        let both = try NotifyCall(arguments: arguments(hints: [
+            "image-data": image(width: 2, height: 2, stride: 8, bytes: 16), "image_data": image(width: 1, height: 1, stride: 4, bytes: 4),
+            "image-path": .variant(.string("/a.png")), "image_path": .variant(.string("/b.png")),
+        ]))
+        #expect(both.hints.imageData?.width == 2 && both.hints.imagePath == "/a.png")
+        let icon = try NotifyCall(arguments: arguments(hints: [
+            "icon_data": image(width: 1, height: 1, stride: 4, bytes: 4), "image_path": .variant(.string("/b.png")),
+        ]))
+        #expect(icon.hints.imageData == nil && icon.hints.imagePath == "/b.png", "a path outranks icon_data")
+        let onlyIcon = try NotifyCall(arguments: arguments(hints: ["icon_data": image(width: 1, height: 1, stride: 4, bytes: 4)]))
+        #expect(onlyIcon.hints.imageData?.width == 1)
     }
 
     @Test func expiryFollowsTheSpecWithPersistence() {
