@@ -23,10 +23,10 @@ func fuzzNotifyCall(_ data: Data) {
     guard let call = try? NotifyCall(arguments: arguments) else { return }
     let content = FreedesktopMapping.content(of: call)
     _ = content.validationProblems(at: "content")
-    if let category = FreedesktopMapping.category(of: call, identifier: "fuzz") {
+    if let category = FreedesktopMapping.category(of: call) {
         _ = category.validationProblems(at: "category")
     }
-    _ = FreedesktopMapping.expiry(milliseconds: call.expireTimeout)
+    _ = FreedesktopMapping.expiry(milliseconds: call.expireTimeout, hints: call.hints)
 }
 
 private func actions(_ bytes: inout FuzzBytes) -> DBusValue {

@@ -42,22 +42,42 @@ public enum FreedesktopMapping {
             interruptionLevel: level)
     }
 
-    /// The category a call's actions make, or `nil` when it has no buttons. The `default`
-    /// action is the notification's default response, not a button; a reply placeholder
-    /// hint adds KDE's inline reply as a text-input action.
-    public static func category(of call: NotifyCall, identifier: String) -> NotificationCategory? {
-        var actions = call.actions.filter { $0.key != ResponseAction.defaultIdentifier && $0.key != ResponseAction.dismissIdentifier }
-            .map { NotificationAction(identifier: $0.key.truncated(toUTF8Bytes: ModelLimits.actionIdentifierBytes), title: $0.label.truncated(toUTF8Bytes: ModelLimits.actionTextBytes)) }
-        if let placeholder = call.hints.replyPlaceholder {
-            actions.removeAll { $0.identifier == inlineReplyKey }
-            actions.append(NotificationAction(
-                identifier: inlineReplyKey, title: "Reply",
-                textInput: TextInputOptions(buttonTitle: "Send", placeholder: placeholder.truncated(toUTF8Bytes: ModelLimits.actionTextBytes))))
+    /// The category a call's actions make, or `nil` when it has no buttons.
+    public static func category(of call: NotifyCall) -> NotificationCategory? {
+        category(actions: call.actions, replyPlaceholder: call.hints.replyPlaceholder)
+    }
+
+    /// The buttons freedesktop actions make, as a category; `nil` when there are none. The
+    /// `default` action is a tap on the notification, not a button; KDE's inline reply (its
+    /// action, its placeholder hint, or `acceptsReply`) is a text-input action. Keys and labels
+    /// are cut to the model's limits (the phone finds a cut key again,
+    /// `DeliveredNotification.actionKey(fromWire:)`). The identifier names the set of buttons,
+    /// so that notifications with equal buttons share one category on the wire.
+    public static func category(
+        actions: [NotifyCall.Action], replyPlaceholder: String?, acceptsReply: Bool = false
+    ) -> NotificationCategory? {
+        let placeholder = (replyPlaceholder ?? "").truncated(toUTF8Bytes: ModelLimits.actionTextBytes)
+        func reply(_ title: String) -> NotificationAction {
+            NotificationAction(
+                identifier: inlineReplyKey, title: title, textInput: TextInputOptions(buttonTitle: "Send", placeholder: placeholder))
+        }
+        var buttons = actions
+            .filter { $0.key != ResponseAction.defaultIdentifier && $0.key != ResponseAction.dismissIdentifier }
+            .filter { !$0.key.isEmpty && !$0.label.isEmpty }
+            .map { action in
+                let title = action.label.truncated(toUTF8Bytes: ModelLimits.actionTextBytes)
+                return action.key == inlineReplyKey
+                    ? reply(title)
+                    : NotificationAction(identifier: action.key.truncated(toUTF8Bytes: ModelLimits.actionIdentifierBytes), title: title)
+            }
+        if acceptsReply || replyPlaceholder != nil, !buttons.contains(where: { $0.identifier == inlineReplyKey }) {
+            buttons.append(reply("Reply"))
         }
         var seen = Set<String>()
-        actions = actions.filter { !$0.identifier.isEmpty && !$0.title.isEmpty && seen.insert($0.identifier).inserted }
-        guard !actions.isEmpty else { return nil }
-        return NotificationCategory(identifier: identifier, actions: Array(actions.prefix(ModelLimits.actionsPerCategory)))
+        buttons = Array(buttons.filter { !$0.title.isEmpty && seen.insert($0.identifier).inserted }.prefix(ModelLimits.actionsPerCategory))
+        guard !buttons.isEmpty else { return nil }
+        let signature = buttons.map { "\($0.identifier)=\($0.title)" + ($0.textInput.map { "|" + $0.placeholder } ?? "") }
+        return NotificationCategory(identifier: "freedesktop:" + signature.joined(separator: "\u{1E}"), actions: buttons)
     }
 
     /// When a notification expires: `nil` for never. -1 (the server's choice) means never,

@@ -26,7 +26,7 @@ import Testing
         #expect(content.title == "Meeting" && content.body == "Join?")
         #expect(content.interruptionLevel == .critical)
         #expect(content.userInfo["freedesktop.desktop_entry"] == .string("org.example.Calendar"))
-        let category = try #require(FreedesktopMapping.category(of: call, identifier: "fd-1"))
+        let category = try #require(FreedesktopMapping.category(of: call))
         #expect(category.actions.map(\.identifier) == ["yes", "no"])
         try category.validate(as: "category")
     }
@@ -34,11 +34,11 @@ import Testing
     @Test func theDefaultActionIsNoButtonAndInlineReplyAsksForText() throws {
         let call = try NotifyCall(arguments: arguments(
             actions: ["default", "Open", "inline-reply", "Reply"], hints: ["x-kde-reply-placeholder-text": .string("Message Anna")]))
-        let category = try #require(FreedesktopMapping.category(of: call, identifier: "fd-2"))
+        let category = try #require(FreedesktopMapping.category(of: call))
         #expect(category.actions.count == 1)
         #expect(category.actions[0].identifier == "inline-reply")
         #expect(category.actions[0].textInput?.placeholder == "Message Anna")
-        #expect(FreedesktopMapping.category(of: try NotifyCall(arguments: arguments(actions: ["default", "Open"])), identifier: "x") == nil)
+        #expect(FreedesktopMapping.category(of: try NotifyCall(arguments: arguments(actions: ["default", "Open"]))) == nil)
     }
 
     @Test func wrongSignaturesAreInvalidArgs() {
@@ -62,7 +62,7 @@ import Testing
         let content = FreedesktopMapping.content(of: call)
         #expect(content.body.utf8.count <= ModelLimits.bodyBytes)
         try content.validate(as: "content")
-        let category = try #require(FreedesktopMapping.category(of: call, identifier: "fd-3"))
+        let category = try #require(FreedesktopMapping.category(of: call))
         try category.validate(as: "category")
     }
 

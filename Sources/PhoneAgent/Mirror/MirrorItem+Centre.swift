@@ -11,7 +11,7 @@ extension MirrorItem {
         if let source = notification.origin.rich {
             category = source.category
         } else {
-            category = Self.category(of: notification)
+            category = FreedesktopMapping.category(actions: notification.actions, replyPlaceholder: nil, acceptsReply: notification.acceptsReply)
         }
         self.init(
             centreID: notification.id, appName: notification.appName, content: notification.content, category: category,
@@ -19,30 +19,6 @@ extension MirrorItem {
             occurrence: notification.origin.rich.flatMap { source in
                 source.occurrence.map { OccurrenceOrigin(identifier: source.identifier, occurrence: $0) }
             })
-    }
-
-    private static func category(of notification: DeliveredNotification) -> NotificationCategory? {
-        var actions = notification.actions
-            .filter { $0.key != ResponseAction.defaultIdentifier && $0.key != ResponseAction.dismissIdentifier }
-            .filter { !$0.key.isEmpty && !$0.label.isEmpty }
-            .map { action in
-                action.key == FreedesktopMapping.inlineReplyKey
-                    ? NotificationAction(identifier: action.key, title: action.label, textInput: TextInputOptions())
-                    : NotificationAction(
-                        identifier: action.key.truncated(toUTF8Bytes: ModelLimits.actionIdentifierBytes),
-                        title: action.label.truncated(toUTF8Bytes: ModelLimits.actionTextBytes))
-            }
-        if notification.acceptsReply, !actions.contains(where: { $0.identifier == FreedesktopMapping.inlineReplyKey }) {
-            // The reply-placeholder hint without an inline-reply action still takes a reply.
-            actions.append(NotificationAction(identifier: FreedesktopMapping.inlineReplyKey, title: "Reply", textInput: TextInputOptions()))
-        }
-        var seen = Set<String>()
-        actions = actions.filter { seen.insert($0.identifier).inserted }
-        guard !actions.isEmpty else { return nil }
-        // One category per distinct set of buttons, so equal sets share a key on the wire.
-        let signature = actions.map { "\($0.identifier)=\($0.title)" }.joined(separator: "\u{1E}")
-        return NotificationCategory(
-            identifier: "freedesktop:" + signature, actions: Array(actions.prefix(ModelLimits.actionsPerCategory)))
     }
 }
 
