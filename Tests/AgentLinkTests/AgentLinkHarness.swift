@@ -54,6 +54,17 @@ final class AgentLinkHarness: Sendable {
         phone.attach(owner)
     }
 
+    /// A second wearable link on this wearable's state, as an agent started again on it would
+    /// have it (its screen is not followed).
+    func reopenedWearable() throws -> WearableLink {
+        var capabilities = Relay_V1_Capabilities()
+        capabilities.screenWidth = 240
+        return try WearableLink(
+            directory: StateDirectory(path: folder + "/wearable"),
+            configuration: WearableLink.Configuration(deviceName: "Reopened", capabilities: capabilities),
+            logger: Logger(label: "reopened"), present: { _ in })
+    }
+
     /// Starts the wearable's listener (returning once it listens) and the phone's session loop.
     func start() async {
         let listening = Gate()

@@ -18,20 +18,33 @@ struct OutageFiringTests {
         events.compactMap { if case .upsert(let notification, true) = $0 { notification.content.title } else { nil } }
     }
 
+    /// Both links paired, the wearable's clock at `start`, and Mail's "stretch" request firing
+    /// every minute from then, held by the wearable.
+    static func pairedWithStretch(_ clock: ManualClock) async throws -> AgentLinkHarness {
+        let harness = try AgentLinkHarness(clock: clock)
+        do {
+            let connected = try await harness.startPaired()
+            #expect(connected)
+            try harness.owner.schedule(
+                ScheduleItem(
+                    appName: "Mail", identifier: "stretch", content: NotificationContent(title: "Stretch"), category: nil,
+                    trigger: .timeInterval(seconds: 60, repeats: true), scheduledAt: Self.start, timeZone: "UTC"))
+            // The log is ordered: once a notification posted after it is shown, the schedule is there.
+            try harness.owner.post(1, title: "Barrier")
+            #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "Barrier" } else { false } } })
+            #expect(harness.wearable.scheduleCount == 1)
+            return harness
+        } catch {
+            harness.stop()
+            throw error
+        }
+    }
+
     @Test("a one-minute trigger across a ten-minute outage: every occurrence once in the two records, each alerted on the wrist while apart, none again after")
     func tenMinuteOutage() async throws {
         let clock = ManualClock(Self.start)
-        let harness = try AgentLinkHarness(clock: clock)
+        let harness = try await Self.pairedWithStretch(clock)
         defer { harness.stop() }
-        let connected = try await harness.startPaired()
-        #expect(connected)
-        try harness.owner.schedule(
-            ScheduleItem(
-                appName: "Mail", identifier: "stretch", content: NotificationContent(title: "Stretch"), category: nil,
-                trigger: .timeInterval(seconds: 60, repeats: true), scheduledAt: Self.start, timeZone: "UTC"))
-        try harness.owner.post(1, title: "Barrier")
-        #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "Barrier" } else { false } } })
-        #expect(harness.wearable.scheduleCount == 1)
 
         // Out of range: ten minutes pass. The phone fires each occurrence itself (into its log,
         // which waits); the wearable fires its copy by its own clock.
@@ -70,17 +83,8 @@ struct OutageFiringTests {
     @Test("while connected, an occurrence falling due moves the stored floor past it, so a wearable restarted before the link drops leaves it to the phone")
     func floorFollowsTheScheduleWhileConnected() async throws {
         let clock = ManualClock(Self.start)
-        let harness = try AgentLinkHarness(clock: clock)
+        let harness = try await Self.pairedWithStretch(clock)
         defer { harness.stop() }
-        let connected = try await harness.startPaired()
-        #expect(connected)
-        try harness.owner.schedule(
-            ScheduleItem(
-                appName: "Mail", identifier: "stretch", content: NotificationContent(title: "Stretch"), category: nil,
-                trigger: .timeInterval(seconds: 60, repeats: true), scheduledAt: Self.start, timeZone: "UTC"))
-        try harness.owner.post(1, title: "Barrier")
-        #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "Barrier" } else { false } } })
-        #expect(harness.wearable.scheduleCount == 1)
 
         let stored = try RelayDatabase(path: harness.folder + "/wearable/wearable.sqlite", migrations: WearableSchema.migrations)
         func floor() -> Int64 { (try? stored.read(WearableSchema.loadReplica).firing.floor) ?? 0 }

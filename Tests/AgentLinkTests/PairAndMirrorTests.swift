@@ -102,10 +102,7 @@ struct ScheduleMirrorTests {
         let next = harness.wearable.nextLocalFireDate(after: Date(timeIntervalSince1970: 1_900_000_000 + 3600))
         #expect(next.map { ISO8601DateFormatter().string(from: $0) } == "2030-03-18T08:30:00Z")
         // The copy is in the wearable's database: an agent started again on it has it.
-        let reopened = try WearableLink(
-            directory: StateDirectory(path: harness.folder + "/wearable"),
-            configuration: WearableLink.Configuration(deviceName: "Reopened", capabilities: Relay_V1_Capabilities()),
-            logger: Logger(label: "reopened"), present: { _ in })
+        let reopened = try harness.reopenedWearable()
         #expect(reopened.scheduleCount == 1)
 
         try harness.owner.unschedule(appName: "Calendar", identifier: "stand-up")

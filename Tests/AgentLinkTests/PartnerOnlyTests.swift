@@ -43,12 +43,7 @@ struct PartnerOnlyTests {
         for id in 1...3 { try harness.owner.post(UInt32(id), title: "Kept \(id)") }
         #expect(await harness.screen.wait { $0.filter { if case .upsert = $0 { true } else { false } }.count == 3 })
 
-        var capabilities = Relay_V1_Capabilities()
-        capabilities.screenWidth = 240
-        let reopened = try WearableLink(
-            directory: StateDirectory(path: harness.folder + "/wearable"),
-            configuration: WearableLink.Configuration(deviceName: "Reopened", capabilities: capabilities),
-            logger: Logger(label: "reopened"), present: { _ in })
+        let reopened = try harness.reopenedWearable()
         let titles = reopened.initialEvents.compactMap { if case .upsert(let n, let alert) = $0 { alert ? nil : n.content.title } else { nil } }
         #expect(titles.sorted() == ["Kept 1", "Kept 2", "Kept 3"])
         #expect(reopened.status.partnerFingerprint == harness.wearable.status.partnerFingerprint)
@@ -72,12 +67,7 @@ struct PartnerOnlyTests {
         }.first ?? ""
         try harness.wearable.respond(NotificationResponse(notificationIdentifier: answered, action: .dismiss, date: Date()))
 
-        var capabilities = Relay_V1_Capabilities()
-        capabilities.screenWidth = 240
-        let reopened = try WearableLink(
-            directory: StateDirectory(path: harness.folder + "/wearable"),
-            configuration: WearableLink.Configuration(deviceName: "Reopened", capabilities: capabilities),
-            logger: Logger(label: "reopened"), present: { _ in })
+        let reopened = try harness.reopenedWearable()
         let titles = reopened.initialEvents.compactMap { if case .upsert(let n, _) = $0 { n.content.title } else { nil } }
         #expect(titles == ["Waiting"])
         #expect(reopened.queuedResponses == 1, "the answer waits for the phone")
