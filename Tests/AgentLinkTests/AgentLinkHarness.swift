@@ -118,20 +118,23 @@ final class RecordingOwner: PhoneLinkOwner {
     let coordinator: MirrorCoordinator
     let responses = EventLog<Relay_V1_Response>()
     let alerted = EventLog<Relay_V1_Alerted>()
-    private let lock = Mutex(())
+    /// What this minimal centre holds, by id: what a snapshot of it sends. Its lock also keeps
+    /// the owner's calls in order, as the centre's lock does.
+    private let centre = Mutex<[UInt32: MirrorItem]>([:])
 
     init(coordinator: MirrorCoordinator) {
         self.coordinator = coordinator
     }
 
     func apply(seq: UInt64, event: Relay_V1_WearableEvent) throws {
-        try lock.withLock { _ in
+        try centre.withLock { held in
             guard try !coordinator.isApplied(seq: seq) else { return }
             var changes: [MirrorCoordinator.CentreChange] = []
             switch event.kind {
             case .response(let response):
                 if let id = coordinator.centreID(ofKey: response.notificationKey) {
                     changes.append(.removed(centreID: id, reason: .acted))
+                    held[id] = nil
                 }
                 try coordinator.record(changes, locked: true, applying: seq).waitBlocking()
                 responses.append([response])
@@ -149,14 +152,20 @@ final class RecordingOwner: PhoneLinkOwner {
         }
     }
 
+    /// A snapshot of what this centre holds, as relay-phone's centre sends one (a new partner
+    /// gets none: nothing counts as mirrored to it yet).
     func startNewEpoch(newPartner: Bool) throws {
-        try lock.withLock { _ in try coordinator.startNewEpoch(items: [], newPartner: newPartner).waitBlocking() }
+        try centre.withLock { held in
+            let items = newPartner ? [] : held.values.sorted { $0.centreID < $1.centreID }
+            try coordinator.startNewEpoch(items: items, newPartner: newPartner).waitBlocking()
+        }
     }
 
     /// What relay-phone does at start-up after a power cut may have lost commits: a new epoch
     /// with a snapshot of what the centre still holds (`items`), keys moved far on.
     func recoverFromLostWrites(keeping items: [MirrorItem]) throws {
-        try lock.withLock { _ in
+        try centre.withLock { held in
+            held = Dictionary(items.map { ($0.centreID, $0) }, uniquingKeysWith: { _, last in last })
             try coordinator.startNewEpoch(items: items, newPartner: false, skippingKeys: true).waitBlocking()
         }
     }
@@ -170,17 +179,20 @@ final class RecordingOwner: PhoneLinkOwner {
 
     /// Schedules a request as the centre would.
     func schedule(_ item: ScheduleItem) throws {
-        try lock.withLock { _ in try coordinator.record([.scheduled(item)], locked: true).waitBlocking() }
+        try centre.withLock { _ in try coordinator.record([.scheduled(item)], locked: true).waitBlocking() }
     }
 
     /// Removes a notification as the centre would.
     func remove(_ id: UInt32) throws {
-        try lock.withLock { _ in try coordinator.record([.removed(centreID: id, reason: .withdrawn)], locked: true).waitBlocking() }
+        try centre.withLock { held in
+            held[id] = nil
+            try coordinator.record([.removed(centreID: id, reason: .withdrawn)], locked: true).waitBlocking()
+        }
     }
 
     /// Removes a scheduled request as the centre would.
     func unschedule(appName: String, identifier: String) throws {
-        try lock.withLock { _ in
+        try centre.withLock { _ in
             try coordinator.record([.unscheduled(appName: appName, identifier: identifier)], locked: true).waitBlocking()
         }
     }
@@ -191,7 +203,8 @@ final class RecordingOwner: PhoneLinkOwner {
         let item = MirrorItem(
             centreID: id, appName: "Mail", content: NotificationContent(title: title), category: nil, deliveredAt: fireDate,
             occurrence: OccurrenceOrigin(identifier: identifier, occurrence: ScheduledOccurrence(fireDate: fireDate)))
-        try lock.withLock { _ in
+        try centre.withLock { held in
+            held[id] = item
             try coordinator.record([.posted(item, replaced: !first, record: Data(title.utf8))], locked: true).waitBlocking()
         }
     }
@@ -201,7 +214,8 @@ final class RecordingOwner: PhoneLinkOwner {
         _ id: UInt32, title: String, locked: Bool = true, replaced: Bool = false, attachments: [NotificationAttachment] = []
     ) throws {
         let item = Self.item(id, title: title, attachments: attachments)
-        try lock.withLock { _ in
+        try centre.withLock { held in
+            held[id] = item
             try coordinator.record([.posted(item, replaced: replaced, record: Data(title.utf8))], locked: locked).waitBlocking()
         }
     }
