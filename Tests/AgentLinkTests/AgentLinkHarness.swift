@@ -54,6 +54,14 @@ final class AgentLinkHarness: Sendable {
         phone.attach(owner)
     }
 
+    /// Takes the wearable out of range (the simulator's outage) and waits until its screen
+    /// says so; false if it never does.
+    func goOutOfRange() async -> Bool {
+        let before = screen.elements.count
+        outage.begin()
+        return await screen.wait { PairAndMirrorTests.linkStates(Array($0.dropFirst(before))).last == .outOfRange }
+    }
+
     /// A second wearable link on this wearable's state, as an agent started again on it would
     /// have it (its screen is not followed).
     func reopenedWearable() throws -> WearableLink {

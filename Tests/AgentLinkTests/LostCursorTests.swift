@@ -27,9 +27,7 @@ struct LostCursorTests {
         // Acknowledged and deleted on the wearable: the phone can no longer be sent it again.
         #expect(await waitFor { harness.wearable.queuedResponses == 0 })
 
-        let shownBefore = harness.screen.elements.count
-        harness.outage.begin()
-        #expect(await harness.screen.wait { PairAndMirrorTests.linkStates(Array($0.dropFirst(shownBefore))).last == .outOfRange })
+        #expect(await harness.goOutOfRange())
         try harness.phone.database.write { db in try LinkLogTables.peerLogReset(db, epoch: 0) }
         let apart = harness.screen.elements.count
         harness.outage.end()

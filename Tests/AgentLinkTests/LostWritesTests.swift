@@ -31,8 +31,7 @@ struct LostWritesTests {
         // The phone restarts (the link down meanwhile), its centre without "Lost": that commit
         // was not on disk. The recovery runs before the link does.
         let before = harness.screen.elements.count
-        harness.outage.begin()
-        #expect(await harness.screen.wait { PairAndMirrorTests.linkStates(Array($0.dropFirst(before))).last == .outOfRange })
+        #expect(await harness.goOutOfRange())
         try harness.owner.recoverFromLostWrites(keeping: [RecordingOwner.item(1, title: "Kept")])
         harness.outage.end()
         #expect(await harness.screen.wait { $0.dropFirst(before).contains(.remove(identifier: WireKey.identifier(lostKey))) })

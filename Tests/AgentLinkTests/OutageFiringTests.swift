@@ -48,8 +48,7 @@ struct OutageFiringTests {
 
         // Out of range: ten minutes pass. The phone fires each occurrence itself (into its log,
         // which waits); the wearable fires its copy by its own clock.
-        harness.outage.begin()
-        #expect(await harness.screen.wait { PairAndMirrorTests.linkStates($0).last == .outOfRange })
+        #expect(await harness.goOutOfRange())
         let fireDates = (1...10).map { Self.start.addingTimeInterval(60 * Double($0)) }
         for (index, date) in fireDates.enumerated() {
             try harness.owner.fire(100, identifier: "stretch", title: "Stretch", fireDate: date, first: index == 0)
@@ -111,8 +110,7 @@ struct OutageFiringTests {
         try harness.owner.post(1, title: "Barrier")
         #expect(await harness.screen.wait { $0.contains { if case .upsert(let n, _) = $0 { n.content.title == "Barrier" } else { false } } })
 
-        harness.outage.begin()
-        #expect(await harness.screen.wait { PairAndMirrorTests.linkStates($0).last == .outOfRange })
+        #expect(await harness.goOutOfRange())
         // Three nights pass on the wearable's clock, in ten-minute steps (the 29th has no 02:30).
         let phone = try TriggerSchedule(
             trigger: trigger, scheduledAt: scheduledAt, timeZone: #require(TimeZone(identifier: "Europe/Berlin")))

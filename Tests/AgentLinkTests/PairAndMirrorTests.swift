@@ -70,8 +70,7 @@ struct PairAndMirrorTests {
         try harness.owner.post(1, title: "Before")
         #expect(await harness.screen.wait { Self.shownTitles($0)["Before"] == [true] })
         // The wearable goes out of range; the phone keeps posting; the link comes back later.
-        harness.outage.begin()
-        #expect(await harness.screen.wait { Self.linkStates($0).last == .outOfRange })
+        #expect(await harness.goOutOfRange())
         for id in 2...6 { try harness.owner.post(UInt32(id), title: "Apart \(id)") }
         harness.outage.end()
         #expect(await harness.screen.wait { Self.shownTitles($0).count == 6 })

@@ -59,9 +59,7 @@ struct PartnerOnlyTests {
         try harness.owner.post(1, title: "Answered")
         try harness.owner.post(2, title: "Waiting")
         #expect(await harness.screen.wait { $0.filter { if case .upsert = $0 { true } else { false } }.count == 2 })
-        let shownBefore = harness.screen.elements.count
-        harness.outage.begin()
-        #expect(await harness.screen.wait { PairAndMirrorTests.linkStates(Array($0.dropFirst(shownBefore))).last == .outOfRange })
+        #expect(await harness.goOutOfRange())
         let answered = harness.screen.elements.compactMap { event -> String? in
             if case .upsert(let n, _) = event, n.content.title == "Answered" { n.identifier } else { nil }
         }.first ?? ""
