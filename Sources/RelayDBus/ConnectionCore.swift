@@ -28,6 +28,8 @@ final class ConnectionCore: Sendable {
     let objects = Mutex(ObjectRegistry())
     /// Whether the transport passes Unix file descriptors; fixed once authentication has completed.
     let canPassUnixFDs = Atomic<Bool>(false)
+    /// Runs around each round of dispatching on the loop thread (`DBusConnection.aroundDispatch`).
+    let dispatchWrapper = LockedCallback<() -> Void>()
 
     private let nextToken = Atomic<UInt64>(1)
     private let lifecycle = Mutex(Lifecycle())

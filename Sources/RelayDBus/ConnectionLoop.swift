@@ -96,7 +96,7 @@ final class ConnectionLoop {
     }
 
     /// Opens a private connection and registers it with the bus. Blocking, but only this thread waits.
-    private static func openConnection(_ address: String) throws -> OpaquePointer {
+    static func openConnection(_ address: String) throws -> OpaquePointer {
         var opened: OpaquePointer?
         try DBusError.checking("dbus_connection_open_private") { error in
             opened = address.withCString { dbus_connection_open_private($0, error) }
@@ -128,10 +128,19 @@ final class ConnectionLoop {
     private func serve() {
         while !stopped {
             for job in core.mailbox.take() { job(self) }
-            while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+            if let wrapper = core.dispatchWrapper.current {
+                wrapper { self.dispatchAll() }
+            } else {
+                dispatchAll()
+            }
             if stopped { break }
             waitForEvents()
         }
+    }
+
+    /// Dispatches every message libdbus has read.
+    private func dispatchAll() {
+        while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
     }
 
     /// Releases everything, in an order that leaves no continuation unresumed and no callback dangling.

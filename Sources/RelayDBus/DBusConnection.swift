@@ -341,6 +341,14 @@ public final class DBusConnection: Sendable {
         try core.objects.withLock { try $0.export(validated, at: objectPath) }
     }
 
+    /// Runs `wrapper` around each round of dispatching on the connection's thread: the messages
+    /// read from the socket at once, handled one after the other inside the closure `wrapper`
+    /// is given (and must call once). For work that is cheaper done once per round than once
+    /// per message, such as waking a writer that can then commit the whole round together.
+    public func aroundDispatch(_ wrapper: @escaping @Sendable (() -> Void) -> Void) {
+        core.dispatchWrapper.set(wrapper)
+    }
+
     /// Removes the object at `path`; later calls to it fail with `UnknownObject`. Calls already being
     /// handled still get their replies.
     ///

@@ -9,6 +9,8 @@ public enum BodyMarkup {
     /// The text with the specification's tags removed (an image becomes its `alt` text) and
     /// entities decoded.
     public static func plainText(_ markup: String) -> String {
+        // Most bodies hold neither; a byte scan answers that without reading characters.
+        guard markup.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return markup }
         var output = ""
         var rest = Substring(markup)
         while let open = rest.firstIndex(of: "<") {
@@ -62,7 +64,8 @@ public enum BodyMarkup {
     private static let named: [Substring: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
 
     private static func decodeEntities(_ text: Substring) -> String {
-        guard text.contains("&") else { return String(text) }
+        // Foundation's `contains` for strings searches with a locale; one byte is enough here.
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return String(text) }
         var output = ""
         var rest = text
         while let amp = rest.firstIndex(of: "&") {

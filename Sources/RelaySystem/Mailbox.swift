@@ -9,8 +9,10 @@ import Synchronization
 
 /// The way into a thread that sleeps in `poll`: a locked FIFO plus an eventfd that wakes it.
 ///
-/// Items are taken in submission order. Once the owner closes the mailbox, submission fails
-/// and the submitter handles that itself; items accepted before are always handed to the
+/// Items are taken in submission order. After resetting the wake-up (`acknowledgeWakeUp`)
+/// the owner takes before it sleeps again: only the first of the items waiting writes to the
+/// eventfd, so items left after a reset would not wake it. Once the owner closes the mailbox,
+/// submission fails and the submitter handles that itself; items accepted before are always handed to the
 /// owner (by `take` or `close`), so nothing accepted is lost.
 public final class Mailbox<Item: Sendable>: Sendable {
     private struct State {
@@ -35,8 +37,12 @@ public final class Mailbox<Item: Sendable>: Sendable {
         state.withLock { state in
             guard state.accepting else { return false }
             state.items.append(item)
-            var increment: UInt64 = 1
-            _ = write(wakeDescriptor, &increment, MemoryLayout<UInt64>.size)
+            // Only the first item wakes the owner (a syscall saved for each later one): the owner
+            // takes every item at once, after resetting the counter, so later ones go with it.
+            if state.items.count == 1 {
+                var increment: UInt64 = 1
+                _ = write(wakeDescriptor, &increment, MemoryLayout<UInt64>.size)
+            }
             return true
         }
     }

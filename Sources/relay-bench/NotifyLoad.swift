@@ -1,8 +1,12 @@
 import Foundation
 import RelayDBus
+import RelayTestSupport
 
-/// `Notify` calls driven at a server: several client connections, each keeping calls in flight
-/// through RelayDBus's async `call`, every round trip timed.
+/// `Notify` calls driven at a server: several client connections, each on a thread of its own
+/// keeping calls in flight through libdbus directly (`DBusCallPipeline`), every round trip timed.
+///
+/// The load generator shares the machine's cores with the server and dbus-daemon, so it is kept
+/// cheap: no tasks, no event loop, one copy of a prepared message per call.
 struct NotifyLoad {
     /// What one run measured.
     struct Figures {
@@ -21,43 +25,63 @@ struct NotifyLoad {
         func percentile(_ fraction: Double) -> Double { roundTrips.percentile(fraction) }
     }
 
-    let clients: [DBusConnection]
+    /// The bus the server is on.
+    let address: String
+    let clients: Int
     let inFlight: Int
+
+    /// How the load is made, for the benchmark's output.
+    var description: String {
+        "\(clients) client connection\(clients == 1 ? "" : "s") × \(inFlight) Notify call\(inFlight == 1 ? "" : "s") in flight each "
+            + "(a thread per connection calling through libdbus directly)"
+    }
 
     /// Calls for `warmUp` (not counted), then for `duration`, from every client at once;
     /// `cpu` reads a process's CPU time, taken before and after the counted part.
-    func run(warmUp: Duration, duration: Duration, cpu: () -> Duration? = { nil }) async throws -> Figures {
-        _ = try await drive(for: warmUp)
-        let cpuBefore = cpu()
-        let start = ContinuousClock.now
-        let roundTrips = try await drive(for: duration)
-        let elapsed = ContinuousClock.now - start
-        let used = cpu().flatMap { after in cpuBefore.map { after - $0 } }
-        return Figures(elapsed: elapsed, roundTrips: LatencyHistogram(roundTrips), cpu: used)
-    }
-
-    /// Each client's `inFlight` tasks call in a loop until the deadline; returns every round
-    /// trip in nanoseconds.
-    private func drive(for duration: Duration) async throws -> [Int64] {
-        let deadline = ContinuousClock.now + duration
-        return try await withThrowingTaskGroup(of: [Int64].self) { group in
-            for client in clients {
-                for _ in 0..<inFlight {
-                    group.addTask {
-                        var roundTrips: [Int64] = []
-                        while ContinuousClock.now < deadline {
-                            let sent = MonotonicClock.nanoseconds()
-                            _ = try await client.call(
-                                destination: Self.busName, path: Self.path, interface: Self.busName, method: "Notify",
-                                arguments: Self.arguments)
-                            roundTrips.append(MonotonicClock.nanoseconds() - sent)
-                        }
-                        return roundTrips
-                    }
+    func run(warmUp: Duration, duration: Duration, cpu: @escaping @Sendable () -> Duration? = { nil }) async throws -> Figures {
+        let start = MonotonicClock.nanoseconds()
+        let countFrom = start + Self.nanoseconds(warmUp)
+        let end = countFrom + Self.nanoseconds(duration)
+        let address = address, inFlight = inFlight
+        enum Part: Sendable {
+            case roundTrips([Int64])
+            case serverCPU(Duration?)
+        }
+        return try await withThrowingTaskGroup(of: Part.self) { group in
+            for index in 0..<clients {
+                group.addTask {
+                    .roundTrips(
+                        try await onThread(named: "notify-load-\(index)") {
+                            let pipeline = try DBusCallPipeline(
+                                address: address, destination: Self.busName, path: Self.path, interface: Self.busName,
+                                method: "Notify", arguments: Self.arguments)
+                            return try pipeline.run(
+                                inFlight: inFlight, countFrom: countFrom, end: end, clock: MonotonicClock.nanoseconds
+                            ).roundTrips
+                        })
                 }
             }
-            return try await group.reduce(into: []) { $0 += $1 }
+            // The server's CPU time across the counted part, read from here while the threads call.
+            group.addTask {
+                try await Task.sleep(for: .nanoseconds(max(0, countFrom - MonotonicClock.nanoseconds())))
+                let before = cpu()
+                try await Task.sleep(for: .nanoseconds(max(0, end - MonotonicClock.nanoseconds())))
+                return .serverCPU(cpu().flatMap { after in before.map { after - $0 } })
+            }
+            var roundTrips: [Int64] = []
+            var used: Duration?
+            while let part = try await group.next() {
+                switch part {
+                case .roundTrips(let some): roundTrips += some
+                case .serverCPU(let cpu): used = cpu
+                }
+            }
+            return Figures(elapsed: duration, roundTrips: LatencyHistogram(roundTrips), cpu: used)
         }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     static let busName = "org.freedesktop.Notifications"
@@ -73,7 +97,6 @@ struct NotifyLoad {
         .int32(0),
     ]
 }
-
 extension Duration {
     /// The duration in seconds.
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }

@@ -3,6 +3,7 @@ import RelayDBus
 import RelayFreedesktop
 import Foundation
 import RelayStore
+import RelaySystem
 import Synchronization
 
 /// `org.freedesktop.Notifications` (spec 1.2) on the bus: the D-Bus side of the phone's centre.
@@ -31,7 +32,7 @@ final class NotificationServer: Sendable {
     let isLocked: @Sendable () -> Bool
     /// In monitor mode, how a dismissal from the wearable reaches the server that owns the
     /// notifications (`CloseNotification` there); `nil` while relay-phone is the server.
-    let closeAtMonitoredServer = Mutex<(@Sendable (UInt32) -> Void)?>(nil)
+    let closeAtMonitoredServer = LockedCallback<UInt32>()
 
     init(
         connection: DBusConnection, log: @escaping @Sendable (String) -> Void, mirror: MirrorCoordinator? = nil,

@@ -22,7 +22,7 @@ enum PhoneMode {
                     bus: bus, ordinary: connection, server: server, log: log, lost: { signals.requestStop() })
                 if let monitor {
                     connection.unexport(path: NotificationServer.path)
-                    server.closeAtMonitoredServer.withLock { $0 = { id in monitor.closeAtServer(id) } }
+                    server.closeAtMonitoredServer.set { id in monitor.closeAtServer(id) }
                     monitor.dropRestored()
                     return monitor
                 }

@@ -91,6 +91,8 @@ struct RelayPhone: AsyncParsableCommand {
         if swept > 0 { log("relay-phone: \(swept) stored attachments no notification refers to any more were deleted") }
 
         let connection = try await DBusConnection.connect(to: settings.bus)
+        // The calls read from the bus at once are committed together, with one sync.
+        connection.aroundDispatch { [committer = link.committer] round in committer.holdingWakeUps(round) }
         let server = NotificationServer(
             connection: connection, log: log, mirror: mirror, restored: restored, restoredApps: restoredApps,
             restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked })

@@ -213,4 +213,47 @@ struct GroupCommitterTests {
             #expect(try values(database) == [1, 2, 3])
         }
     }
+
+    @Test func jobsQueuedDuringAHoldCommitTogetherWhenItEnds() throws {
+        try withCommitter { committer, database, counter in
+            var tickets: [CommitTicket] = []
+            committer.holdingWakeUps {
+                for value in 1...3 { tickets.append(committer.submit(Self.insert(value))) }
+            }
+            for ticket in tickets { try ticket.waitBlocking() }
+            #expect(counter.commits.load(ordering: .relaxed) == 1)
+            #expect(try values(database) == [1, 2, 3])
+        }
+    }
+
+    @Test func waitingForAJobQueuedDuringTheHoldDoesNotWaitForTheHoldToEnd() throws {
+        try withCommitter { committer, database, _ in
+            // Without a wake-up from the waiter, the committer would sleep until the hold ends,
+            // and the hold would not end before the job: the test would run into its time limit.
+            var failure: (any Error)?
+            committer.holdingWakeUps {
+                do { try committer.submit(Self.insert(7)).waitBlocking() } catch { failure = error }
+            }
+            let stored = try values(database)
+            #expect(failure == nil)
+            #expect(stored == [7])
+        }
+    }
+
+    @Test func onlyTheHoldingThreadsJobsWaitForTheHold() throws {
+        try withCommitter { committer, database, _ in
+            let committed = DispatchSemaphore(value: 0)
+            var others: DispatchTimeoutResult = .timedOut
+            committer.holdingWakeUps {
+                // Another thread's job commits while this thread still holds.
+                Thread {
+                    committer.submit(Self.insert(1)).whenCommitted { _ in committed.signal() }
+                }.start()
+                others = committed.wait(timeout: .now() + 20)
+            }
+            let stored = try values(database)
+            #expect(others == .success)
+            #expect(stored == [1])
+        }
+    }
 }

@@ -138,8 +138,10 @@ public final class MirrorCoordinator: Sendable {
             let epoch = (try? link.database.read { db in try LinkLogTables.state(db).peerEpoch }) ?? 0
             claimed.withLock { $0 = (epoch, seq) }
         }
+        // One line per notification is for finding out why one did or did not reach the
+        // wearable (RELAY_LOG=debug); at the default level it would cost more than the rest.
         for (change, outcome) in zip(changes, outcomes) {
-            logger.info("mirror: \(outcome.decision)", metadata: ["id": "\(Self.centreID(of: change))"])
+            logger.debug("mirror: \(outcome.decision)", metadata: ["id": "\(Self.centreID(of: change))"])
         }
         let removed = changes.compactMap { change -> UInt32? in
             guard case .removed(let centreID, _) = change else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 public import GRDB
+import RelaySystem
 import Synchronization
 
 /// Commits many small writes with one transaction and one sync: callers queue their work and
@@ -42,12 +43,16 @@ public final class GroupCommitter: Sendable {
         /// share its next transaction and sync rather than each paying for one.
         var busy = false
         var stopped = false
+        /// The thread whose jobs queue without waking this one (`holdingWakeUps`).
+        var holder: pthread_t?
+        /// A held job is waiting: the thread is woken when the hold ends.
+        var heldBack = false
     }
 
     private let database: RelayDatabase
     private let queue = Mutex(Queue())
     private let wakeUp = DispatchSemaphore(value: 0)
-    private let failureHandler = Mutex<(@Sendable (any Error) -> Void)?>(nil)
+    private let failureHandler = LockedCallback<any Error>()
 
     /// Starts the committer's thread.
     public init(database: RelayDatabase, name: String) {
@@ -63,7 +68,7 @@ public final class GroupCommitter: Sendable {
     public func submit(
         _ work: @escaping @Sendable (Database) throws -> Void, after: @escaping @Sendable () -> Void = {}
     ) -> CommitTicket {
-        enqueue(Job(work: work, written: nil, after: after, ticket: CommitTicket()))
+        enqueue(Job(work: work, written: nil, after: after, ticket: CommitTicket(waking: wakeUp)))
     }
 
     /// The same, with `written` run once the job is committed but before it is synced: for
@@ -79,7 +84,7 @@ public final class GroupCommitter: Sendable {
         _ work: @escaping @Sendable (Database) throws -> Void, written: @escaping @Sendable () -> Void,
         after: @escaping @Sendable () -> Void
     ) -> CommitTicket {
-        let job = Job(work: work, written: written, after: after, ticket: CommitTicket())
+        let job = Job(work: work, written: written, after: after, ticket: CommitTicket(waking: wakeUp))
         let direct = queue.withLock { queue -> Bool in
             guard !queue.stopped, !queue.busy, !queue.writing, queue.jobs.isEmpty, queue.committed.isEmpty else {
                 return false
@@ -98,17 +103,43 @@ public final class GroupCommitter: Sendable {
     }
 
     private func enqueue(_ job: Job) -> CommitTicket {
-        let accepted = queue.withLock { queue -> Bool in
-            guard !queue.stopped else { return false }
+        let (accepted, wake) = queue.withLock { queue -> (Bool, Bool) in
+            guard !queue.stopped else { return (false, false) }
             queue.jobs.append(job)
-            return true
+            if let holder = queue.holder, pthread_equal(holder, pthread_self()) != 0 {
+                queue.heldBack = true
+                return (true, false)
+            }
+            return (true, true)
         }
-        if accepted {
-            wakeUp.signal()
-        } else {
+        if !accepted {
             job.ticket.complete(CommitterStopped())
+        } else if wake {
+            wakeUp.signal()
         }
         return job.ticket
+    }
+
+    /// Runs `body`, in which jobs this thread queues wait for its end to wake the committer's
+    /// thread: they then share one transaction and one sync, where each would otherwise wake
+    /// it and likely be committed alone. For a thread that submits in rounds (a D-Bus
+    /// connection's dispatch of the calls read at once); one thread holds at a time, and
+    /// others meanwhile submit as usual.
+    public func holdingWakeUps(_ body: () -> Void) {
+        let thread = pthread_self()
+        let holding = queue.withLock { queue -> Bool in
+            guard queue.holder == nil else { return false }
+            queue.holder = thread
+            return true
+        }
+        guard holding else { return body() }
+        body()
+        let wake = queue.withLock { queue -> Bool in
+            queue.holder = nil
+            defer { queue.heldBack = false }
+            return queue.heldBack
+        }
+        if wake { wakeUp.signal() }
     }
 
     /// Runs `handler` on the committer's thread for every job whose commit or sync failed
@@ -116,7 +147,7 @@ public final class GroupCommitter: Sendable {
     /// whose memory went ahead of the job and cannot go back, and so must not go on
     /// (relay-phone stops). A job refused for what it held is only its ticket's failure.
     public func whenStorageFails(_ handler: @escaping @Sendable (any Error) -> Void) {
-        failureHandler.withLock { $0 = handler }
+        failureHandler.set(handler)
     }
 
     /// Commits what is queued, then stops the thread.
@@ -190,7 +221,7 @@ public final class GroupCommitter: Sendable {
             for (job, failure) in zip(part.jobs, part.failures) {
                 let failure = failure ?? (part.synced ? nil : syncFailure)
                 if let failure {
-                    if StorageFailure.isStorageFailure(failure) { failureHandler.withLock { $0 }?(failure) }
+                    if StorageFailure.isStorageFailure(failure) { failureHandler.current?(failure) }
                 } else {
                     job.after()
                 }
@@ -231,8 +262,13 @@ public final class CommitTicket: Sendable {
 
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
+    /// Wakes the committer's thread: a job held back (`holdingWakeUps`) must not wait for the
+    /// end of a hold whose thread is blocked waiting for that very job.
+    private let committer: DispatchSemaphore?
 
-    init() {}
+    init(waking committer: DispatchSemaphore? = nil) {
+        self.committer = committer
+    }
 
     func complete(_ failure: (any Error)?) {
         let (waiters, callbacks) = state.withLock { state in
@@ -283,6 +319,8 @@ public final class CommitTicket: Sendable {
 
     /// The same for a thread that may block (never the committer's own).
     public func waitBlocking() throws {
+        // A spare wake-up costs the committer one look at its queue.
+        if !state.withLock({ $0.done }) { committer?.signal() }
         finished.wait()
         finished.signal()  // Let any other blocking waiter through as well.
         if let failure = state.withLock({ $0.failure }) { throw failure }
