@@ -211,8 +211,22 @@ final class ConnectionLoop {
             if returned & Int16(POLLERR) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
             if returned & Int16(POLLHUP | POLLNVAL) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
             _ = dbus_watch_handle(watch, flags)
+            if flags == DBUS_WATCH_READABLE.rawValue { readOn(watch, fd: descriptors[index + 1].fd) }
         }
         fireExpiredTimeouts()
+    }
+
+    /// libdbus reads at most 2 KB each time a watch is handled: a few calls. Under load more are
+    /// waiting, and reading them too (up to 32 KB) makes them one dispatch round, handled with
+    /// one hold (`DBusConnection.aroundDispatch`) rather than several.
+    private func readOn(_ watch: OpaquePointer, fd: Int32) {
+        for _ in 0..<15 {
+            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, 0) == 1, waiting.revents == Int16(POLLIN),
+                watches.contains(watch), dbus_watch_get_enabled(watch) != 0
+            else { return }
+            _ = dbus_watch_handle(watch, DBUS_WATCH_READABLE.rawValue)
+        }
     }
 
     /// Milliseconds until the earliest enabled timeout, rounded up so it has expired on wake-up; -1 if none.
