@@ -31,16 +31,22 @@ public final class DBusCallPipeline {
     }
 
     /// Keeps `inFlight` calls outstanding until `clock()` reaches `end`, then collects the
-    /// answers still due. Only calls answered between `countFrom` and `end` are counted. Throws on an error reply or a lost connection.
-    public func run(inFlight: Int, countFrom: Int64, end: Int64, clock: () -> Int64) throws -> Outcome {
+    /// answers still due. Only calls answered between `countFrom` and `end` are counted.
+    /// Throws on an error reply, a lost connection, or when no answer came for `patience`
+    /// (in the clock's units): dbus-daemon never times out a call by itself.
+    public func run(inFlight: Int, countFrom: Int64, end: Int64, patience: Int64, clock: () -> Int64) throws -> Outcome {
         // Calls are answered in any order; each remembers when it left by its serial.
         var sentAt: [UInt32: Int64] = [:]
         sentAt.reserveCapacity(inFlight * 2)
         var outcome = Outcome()
         for _ in 0..<inFlight { try send(&sentAt, clock()) }
+        var lastAnswer = clock()
         while !sentAt.isEmpty {
             guard dbus_connection_read_write(connection, 100) != 0 else {
                 throw DBusError(.disconnected, "The bus closed the connection during the run")
+            }
+            if clock() - lastAnswer > patience {
+                throw DBusError(.noReply, "\(sentAt.count) calls went unanswered; is the server stuck?")
             }
             while let message = dbus_connection_pop_message(connection) {
                 defer { dbus_message_unref(message) }
@@ -55,6 +61,7 @@ public final class DBusCallPipeline {
                     throw DBusError(DBusError.Name(rawValue: name), text)
                 }
                 let now = clock()
+                lastAnswer = now
                 if now >= countFrom, now <= end { outcome.roundTrips.append(now - sent) }
                 if now < end { try send(&sentAt, now) }
             }
@@ -111,6 +118,7 @@ public final class DBusNullServer {
             while let message = dbus_connection_pop_message(connection) {
                 defer { dbus_message_unref(message) }
                 guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_METHOD_CALL,
+                    dbus_message_get_no_reply(message) == 0,
                     let answer = dbus_message_new_method_return(message)
                 else { continue }
                 defer { dbus_message_unref(answer) }

@@ -88,10 +88,15 @@ public struct LinkConnectionDriver: Sendable {
         batches: FrameBatches, writer: FrameWriter, commands: AsyncStream<Command>, logger: Logger
     ) async throws -> Outcome {
         let (events, sink) = AsyncStream<LinkEvent>.makeStream()
+        // A batch in the stream, one in the loop's hands: the next read waits for the first.
+        let credits = ReadCredits(2)
         return try await withThrowingTaskGroup(of: Void.self, returning: Outcome.self) { group in
             group.addTask {
                 do {
-                    for try await batch in batches { sink.yield(.frames(batch)) }
+                    for try await batch in batches {
+                        await credits.take()
+                        sink.yield(.frames(batch))
+                    }
                     sink.yield(.endOfStream)
                 } catch let error as FrameError {
                     sink.yield(.readFailed(error))
@@ -111,7 +116,7 @@ public struct LinkConnectionDriver: Sendable {
                 for await command in commands { sink.yield(.command(command)) }
             }
             var loop = LinkEventLoop(
-                driver: self, writer: writer, events: events.makeAsyncIterator(), sink: sink, logger: logger)
+                driver: self, writer: writer, events: events.makeAsyncIterator(), sink: sink, credits: credits, logger: logger)
             let outcome = try await loop.run()
             group.cancelAll()
             return outcome

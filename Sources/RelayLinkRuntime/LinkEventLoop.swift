@@ -10,7 +10,11 @@ struct LinkEventLoop {
     let writer: FrameWriter
     var events: AsyncStream<LinkEvent>.AsyncIterator
     let sink: AsyncStream<LinkEvent>.Continuation
+    /// Given back for each batch of frames once it is handled, so the reader may read on.
+    let credits: ReadCredits
     let logger: Logger
+    /// The last event taken was a batch of frames, whose credit is still out.
+    var holdsFrames = false
 
     mutating func run() async throws -> LinkConnectionDriver.Outcome {
         var handshake: LinkHandshake
@@ -23,7 +27,7 @@ struct LinkEventLoop {
         var early: [LinkConnectionDriver.Command] = []
         var leftovers: [Data] = []
         handshaking: while true {
-            guard let event = await events.next() else { return .closed }
+            guard let event = await nextEvent() else { return .closed }
             switch event {
             case .frames(let batch):
                 for (index, frame) in batch.enumerated() {
@@ -66,10 +70,22 @@ struct LinkEventLoop {
             if let outcome = try await handle(.command(command), session: &session, state: &state) { return outcome }
         }
         if let outcome = try await handle(.frames(leftovers), session: &session, state: &state) { return outcome }
-        while let event = await events.next() {
+        while let event = await nextEvent() {
             if let outcome = try await handle(event, session: &session, state: &state) { return outcome }
         }
         return .closed
+    }
+
+    /// The next event. Taking it means the one before is handled: a batch of frames gives its
+    /// credit back then (the handshake's leftovers included, handled before the next event).
+    private mutating func nextEvent() async -> LinkEvent? {
+        if holdsFrames {
+            credits.give()
+            holdsFrames = false
+        }
+        let event = await events.next()
+        if case .frames? = event { holdsFrames = true }
+        return event
     }
 
     private struct SessionState {

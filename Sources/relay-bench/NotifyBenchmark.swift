@@ -25,6 +25,10 @@ struct NotifyBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         guard clients > 0, inFlight > 0, seconds > 0 else { throw ValidationError("--clients, --in-flight and --seconds must be positive") }
+        // dbus-daemon answers a connection's 129th outstanding call with LimitsExceeded.
+        guard inFlight <= 128 else {
+            throw ValidationError("--in-flight is at most 128: dbus-daemon allows 128 calls awaiting a reply per connection; add --clients instead")
+        }
         let phone = try Self.siblingExecutable("relay-phone")
         let directory = "/tmp/relay-bench-notify-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -56,7 +56,8 @@ struct NotifyLoad {
                                 address: address, destination: Self.busName, path: Self.path, interface: Self.busName,
                                 method: "Notify", arguments: Self.arguments)
                             return try pipeline.run(
-                                inFlight: inFlight, countFrom: countFrom, end: end, clock: MonotonicClock.nanoseconds
+                                inFlight: inFlight, countFrom: countFrom, end: end, patience: 25_000_000_000,
+                                clock: MonotonicClock.nanoseconds
                             ).roundTrips
                         })
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import RelayDBus
 import RelayTestSupport
+import Synchronization
 import Testing
 
 /// The load generator's two ends, against a real dbus-daemon: `DBusCallPipeline` keeping calls
@@ -17,7 +18,7 @@ struct CallPipelineTests {
     }
 
     private static func pipelineRun(
-        _ bus: PrivateBus, destination: String, inFlight: Int, milliseconds: Int64
+        _ bus: PrivateBus, destination: String, inFlight: Int, milliseconds: Int64, patience: Int64 = 10_000_000_000
     ) async throws -> DBusCallPipeline.Outcome {
         let address = bus.address
         return try await onThread(named: "pipeline-test") {
@@ -25,7 +26,9 @@ struct CallPipelineTests {
                 address: address, destination: destination, path: Self.path, interface: Self.name, method: "Ping",
                 arguments: [.string("ping")])
             let start = Self.clock()
-            return try pipeline.run(inFlight: inFlight, countFrom: start, end: start + milliseconds * 1_000_000, clock: Self.clock)
+            return try pipeline.run(
+                inFlight: inFlight, countFrom: start, end: start + milliseconds * 1_000_000, patience: patience,
+                clock: Self.clock)
         }
     }
 
@@ -62,6 +65,30 @@ struct CallPipelineTests {
                     try await NullServerThread.serving(Self.name, on: bus.address, reply: []) {}
                 }
             }
+        }
+    }
+
+    /// Replies a server holds without answering.
+    final class Unanswered: Sendable {
+        let replies = Mutex<[DBusPendingReply]>([])
+    }
+
+    @Test("a server that stops answering ends the run with NoReply instead of hanging it")
+    func silentServerRunsOutOfPatience() async throws {
+        try await withPrivateBus { bus in
+            let server = try await bus.connect()
+            _ = try await server.requestName(Self.name)
+            let unanswered = Unanswered()
+            try server.export(
+                [DBusInterface(Self.name, methods: [
+                    DBusMethod("Ping", inputs: [.init("text", "s")]) { _, reply in unanswered.replies.withLock { $0.append(reply) } }
+                ])],
+                at: Self.path)
+            let error = await #expect(throws: DBusError.self) {
+                _ = try await Self.pipelineRun(bus, destination: Self.name, inFlight: 2, milliseconds: 100, patience: 300_000_000)
+            }
+            #expect(error?.name == .noReply)
+            #expect(unanswered.replies.withLock { $0.count } == 2)
         }
     }
 }

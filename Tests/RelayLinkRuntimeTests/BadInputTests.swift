@@ -17,12 +17,12 @@ import Testing
     let phoneKey = StaticKeyPair.generate()
     let wearableKey = StaticKeyPair.generate()
 
-    private static func sends(_ steps: [LinkHandshake.Step]) -> [Data] {
+    static func sends(_ steps: [LinkHandshake.Step]) -> [Data] {
         steps.compactMap { if case .send(let frame) = $0 { frame } else { nil } }
     }
 
     /// Plays the phone's side correctly up to the session, then returns the first session frame.
-    private static func handshake(
+    static func handshake(
         as key: StaticKeyPair, with partner: StaticKeyPair, reader: inout FrameReader, writer: FrameWriter
     ) async throws -> Data? {
         var handshake = LinkHandshake(initiating: .session(partnerKey: partner.publicKey), localKey: key)

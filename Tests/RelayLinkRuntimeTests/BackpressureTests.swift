@@ -1,0 +1,104 @@
+import Foundation
+import RelayLink
+import RelayLinkRuntime
+import RelayTestSupport
+import RelayTransport
+import RelayWire
+import Synchronization
+import Testing
+
+/// A peer that sends faster than the owner handles what arrives: the driver stops reading,
+/// and the peer's writes wait, instead of everything it sent piling up in memory.
+@Suite(.timeLimit(.minutes(1))) struct BackpressureTests {
+    /// The wearable's store, which does not come back from `connected` until the test lets it.
+    final class StalledOwner: LinkDelegate {
+        let store = MemoryDelegate(epoch: 2, expecting: 0)
+        let gate = Gate()
+        let entered: AsyncStream<Void>
+        private let enter: AsyncStream<Void>.Continuation
+
+        init() { (entered, enter) = AsyncStream.makeStream() }
+
+        func loadLogs() async throws -> LinkSession.Logs { try await store.loadLogs() }
+        func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws { try await store.apply(seq: seq, body: body) }
+        func acknowledged(through seq: UInt64) async throws { try await store.acknowledged(through: seq) }
+        func peerLogReset(epoch: UInt64) async throws { try await store.peerLogReset(epoch: epoch) }
+        func received(_ body: Relay_V1_Envelope.OneOf_Body) async {}
+        func connected(peer: Relay_V1_Hello, link: LinkIdentity) async {
+            enter.yield()
+            await gate.wait()
+        }
+    }
+
+    /// Bytes the peer got written so far.
+    final class Written: Sendable {
+        let bytes = Atomic<Int>(0)
+    }
+
+    let phoneKey = StaticKeyPair.generate()
+    let wearableKey = StaticKeyPair.generate()
+
+    @Test func aPeerSendingFasterThanTheOwnerHandlesIsHeldBackByTheSocket() async throws {
+        let (peerEnd, wearableEnd) = try await connectedPair()
+        let owner = StalledOwner()
+        let wearable = LinkConnectionDriver(
+            role: .responder(.init(pairable: false, partnerKey: phoneKey.publicKey)), localKey: wearableKey,
+            hello: .with { $0.role = .wearable }, delegate: owner, logger: LogRecorder().logger)
+        let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
+        async let outcome = wearable.run(wearableEnd, commands: idle)
+        let phoneKey = phoneKey, wearableKey = wearableKey
+        let total = 32 << 20
+        let written = Written()
+        let finishedWriting = try await peerEnd.run { reader, writer in
+            guard let hello = try await BadInputTests.handshake(as: phoneKey, with: wearableKey, reader: &reader, writer: writer)
+            else {
+                Issue.record("the handshake failed")
+                return true
+            }
+            try await writer.write([hello])
+            var entered = owner.entered.makeAsyncIterator()
+            _ = await entered.next()
+            // The owner is stuck in `connected`; 32 MB of frames follow (not valid session
+            // frames: nothing looks at them until the owner comes back).
+            let frame = Data(repeating: 0x5A, count: 16_000)
+            let (done, markDone) = AsyncStream<Void>.makeStream()
+            let flood = Task {
+                defer { markDone.finish() }
+                while written.bytes.load(ordering: .relaxed) < total {
+                    try await writer.write([frame])
+                    written.bytes.add(frame.count, ordering: .relaxed)
+                }
+                markDone.yield()
+            }
+            // Not finishing is what is asserted, so this one waits for a deadline: the flood
+            // must still be stuck after two seconds (without a bound it takes milliseconds).
+            let finished = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    var end = done.makeAsyncIterator()
+                    return await end.next() != nil
+                }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(2))
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            owner.gate.open()
+            // The owner reads on, finds garbage, and closes; the flood ends with the connection.
+            _ = try? await flood.value
+            while (try? await reader.nextBatch()) != nil {}
+            return finished
+        }
+        let ended = await outcome
+        #expect(!finishedWriting)
+        // The socket pair's buffers, NIO's inbound buffer (ten reads) and the few batches the
+        // driver may hold: a few megabytes at most, where nothing held it back before.
+        #expect(written.bytes.load(ordering: .relaxed) < 8 << 20, "\(written.bytes.load(ordering: .relaxed)) bytes were taken in")
+        guard case .failed = ended else {
+            Issue.record("the connection ended without a failure: \(ended)")
+            return
+        }
+    }
+}
