@@ -216,9 +216,9 @@ final class ConnectionLoop {
         fireExpiredTimeouts()
     }
 
-    /// libdbus reads at most 2 KB each time a watch is handled: a few calls. Under load more are
-    /// waiting, and reading them too (up to 32 KB) makes them one dispatch round, handled with
-    /// one hold (`DBusConnection.aroundDispatch`) rather than several.
+    /// libdbus reads a few kilobytes each time a watch is handled: a few calls. Under load more
+    /// are waiting, and reading them too (up to about 64 KB) makes them one dispatch round,
+    /// handled with one hold (`DBusConnection.aroundDispatch`) rather than several.
     private func readOn(_ watch: OpaquePointer, fd: Int32) {
         for _ in 0..<15 {
             var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

@@ -45,9 +45,6 @@ public final class DBusCallPipeline {
             guard dbus_connection_read_write(connection, 100) != 0 else {
                 throw DBusError(.disconnected, "The bus closed the connection during the run")
             }
-            if clock() - lastAnswer > patience {
-                throw DBusError(.noReply, "\(sentAt.count) calls went unanswered; is the server stuck?")
-            }
             while let message = dbus_connection_pop_message(connection) {
                 defer { dbus_message_unref(message) }
                 let type = dbus_message_get_type(message)
@@ -64,6 +61,10 @@ public final class DBusCallPipeline {
                 lastAnswer = now
                 if now >= countFrom, now <= end { outcome.roundTrips.append(now - sent) }
                 if now < end { try send(&sentAt, now) }
+            }
+            // Only after taking what was read: answers that arrived with this read count.
+            if !sentAt.isEmpty, clock() - lastAnswer > patience {
+                throw DBusError(.noReply, "\(sentAt.count) calls went unanswered; is the server stuck?")
             }
         }
         return outcome

@@ -23,7 +23,7 @@ struct LinkEventLoop {
         case .responder(let acceptance): handshake = LinkHandshake(responding: acceptance, localKey: driver.localKey)
         }
         let started = ContinuousClock.now
-        try await writer.write(Self.frames(handshake.start()))
+        try await write(Self.frames(handshake.start()))
         var early: [LinkConnectionDriver.Command] = []
         var leftovers: [Data] = []
         handshaking: while true {
@@ -32,7 +32,7 @@ struct LinkEventLoop {
             case .frames(let batch):
                 for (index, frame) in batch.enumerated() {
                     let steps = handshake.receive(frame)
-                    try await writer.write(Self.frames(steps))
+                    try await write(Self.frames(steps))
                     for case .failed(let failure) in steps { return .failed(failure) }
                     if steps.contains(.established) {
                         leftovers = Array(batch[(index + 1)...])
@@ -64,7 +64,7 @@ struct LinkEventLoop {
             liveness: LivenessMonitor(interval: driver.heartbeat, timeout: driver.timeout, now: .now))
         var state = SessionState(identity: identity)
         let opening = try await carryOut(session.start(), session: &session, state: &state)
-        try await writer.write(opening.frames)
+        try await write(opening.frames)
         if let outcome = opening.outcome { return outcome }
         for command in early {
             if let outcome = try await handle(.command(command), session: &session, state: &state) { return outcome }
@@ -74,6 +74,13 @@ struct LinkEventLoop {
             if let outcome = try await handle(event, session: &session, state: &state) { return outcome }
         }
         return .closed
+    }
+
+    /// Writes frames. While a write waits (the peer is not reading), the reader reads on
+    /// without bound: a peer that waits for its own write to us to go through before it reads
+    /// would otherwise wait for ever on us, and we on it.
+    private func write(_ frames: [Data]) async throws {
+        try await credits.unboundedWhile { try await writer.write(frames) }
     }
 
     /// The next event. Taking it means the one before is handled: a batch of frames gives its
@@ -151,7 +158,7 @@ struct LinkEventLoop {
             bulkStep = true
         }
         if let failure = await store(&state) { return failure }
-        try await writer.write(frames)
+        try await write(frames)
         if bulkStep && !frames.isEmpty {
             // The chunk is with the transport; the next one waits for this event, so control
             // messages queued meanwhile go first.
@@ -180,7 +187,7 @@ struct LinkEventLoop {
     ) async throws -> LinkConnectionDriver.Outcome {
         // The frames may acknowledge entries taken in: stored first, or not written at all.
         if let failure = await store(&state) { return failure }
-        try? await writer.write(frames)
+        try? await write(frames)
         return outcome
     }
 

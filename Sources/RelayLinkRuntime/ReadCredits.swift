@@ -6,25 +6,33 @@ import Synchronization
 /// buffers fill, and the peer's writes wait, as TCP and RFCOMM flow control intend.
 final class ReadCredits: Sendable {
     private struct State {
+        /// Below zero after an unbounded stretch: batches taken in then are paid back first.
         var available: Int
         var waiter: CheckedContinuation<Void, Never>?
-        var cancelled = false
+        /// Writes under way (`unboundedWhile`): no limit meanwhile.
+        var writes = 0
     }
 
     private let state: Mutex<State>
+    /// How many batches may be taken in beyond the limit while a write waits: enough for two
+    /// agents sending to each other at once to get through, and still a bound on what a peer
+    /// that does not read can make us hold.
+    static let writingAllowance = 256
 
     init(_ limit: Int) {
         state = Mutex(State(available: limit))
     }
 
-    /// Takes a credit, waiting for one if none is left; returns at once when the task is
-    /// cancelled (the connection is over, and nothing more will be handled).
+    /// Takes a credit, waiting for one if none is left; returns at once, taking nothing, when
+    /// the task is cancelled (the connection is over, and nothing more will be handled).
     func take() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
-                    if state.cancelled { return true }
-                    guard state.available == 0 else {
+                    // Checked under the lock that `onCancel` takes: a cancellation either
+                    // shows here or finds the waiter below.
+                    if Task.isCancelled { return true }
+                    if state.available > 0 || state.writes > 0 && state.available > -Self.writingAllowance {
                         state.available -= 1
                         return true
                     }
@@ -35,7 +43,6 @@ final class ReadCredits: Sendable {
             }
         } onCancel: {
             let waiter = state.withLock { state in
-                state.cancelled = true
                 defer { state.waiter = nil }
                 return state.waiter
             }
@@ -43,10 +50,25 @@ final class ReadCredits: Sendable {
         }
     }
 
+    /// Runs `body` (a write) with the limit lifted, up to `writingAllowance` batches: two agents
+    /// that each wait to write to the other before reading would otherwise both wait for ever.
+    func unboundedWhile<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.writes += 1
+            guard let waiter = state.waiter, state.available > -Self.writingAllowance else { return nil }
+            state.waiter = nil
+            state.available -= 1
+            return waiter
+        }
+        waiter?.resume()
+        defer { state.withLock { $0.writes -= 1 } }
+        return try await body()
+    }
+
     /// Returns a credit: a batch has been handled.
     func give() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard let waiter = state.waiter else {
+            guard let waiter = state.waiter, state.available >= 0 else {
                 state.available += 1
                 return nil
             }
