@@ -61,9 +61,10 @@ struct CallPipelineTests {
     func heldNameRefused() async throws {
         try await withPrivateBus { bus in
             try await NullServerThread.serving(Self.name, on: bus.address, reply: []) {
-                await #expect(throws: DBusError.self) {
+                let refusal = await #expect(throws: DBusError.self) {
                     try await NullServerThread.serving(Self.name, on: bus.address, reply: []) {}
                 }
+                #expect(refusal?.name == .failed)
             }
         }
     }
