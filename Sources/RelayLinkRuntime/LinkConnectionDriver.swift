@@ -90,6 +90,7 @@ public struct LinkConnectionDriver: Sendable {
         let (events, sink) = AsyncStream<LinkEvent>.makeStream()
         // A batch in the stream, one in the loop's hands: the next read waits for the first.
         let credits = ReadCredits(2)
+        let writes = WriteWatch()
         return try await withThrowingTaskGroup(of: Void.self, returning: Outcome.self) { group in
             group.addTask {
                 do {
@@ -104,20 +105,29 @@ public struct LinkConnectionDriver: Sendable {
                     sink.yield(.endOfStream)
                 }
             }
-            group.addTask { [heartbeat] in
+            group.addTask { [heartbeat, timeout] in
                 // Ticks drive heartbeats and the dead-link timeout; a fifth of the ping
                 // interval keeps detection within a second of the configured timeout.
                 while true {
                     try await Task.sleep(for: heartbeat / 5)
                     sink.yield(.tick)
+                    // The loop sees no tick while a write of its waits: that one is watched here.
+                    if writes.givesUp(after: timeout, now: .now) { writer.abort() }
                 }
             }
             group.addTask {
                 for await command in commands { sink.yield(.command(command)) }
             }
             var loop = LinkEventLoop(
-                driver: self, writer: writer, events: events.makeAsyncIterator(), sink: sink, credits: credits, logger: logger)
-            let outcome = try await loop.run()
+                driver: self, writer: writer, events: events.makeAsyncIterator(), sink: sink, credits: credits, writes: writes,
+                logger: logger)
+            let outcome: Outcome
+            do {
+                outcome = try await loop.run()
+            } catch {
+                guard let waited = writes.gaveUp else { throw error }
+                outcome = .failed(.peerNotReading(seconds: LinkEventLoop.seconds(waited)))
+            }
             group.cancelAll()
             return outcome
         }

@@ -12,6 +12,8 @@ struct LinkEventLoop {
     let sink: AsyncStream<LinkEvent>.Continuation
     /// Given back for each batch of frames once it is handled, so the reader may read on.
     let credits: ReadCredits
+    /// Shows the heartbeat a write that waits.
+    let writes: WriteWatch
     let logger: Logger
     /// The last event taken was a batch of frames, whose credit is still out.
     var holdsFrames = false
@@ -80,7 +82,7 @@ struct LinkEventLoop {
     /// without bound: a peer that waits for its own write to us to go through before it reads
     /// would otherwise wait for ever on us, and we on it.
     private func write(_ frames: [Data]) async throws {
-        try await credits.unboundedWhile { try await writer.write(frames) }
+        try await credits.unboundedWhile { try await writes.timing { try await writer.write(frames) } }
     }
 
     /// The next event. Taking it means the one before is handled: a batch of frames gives its
@@ -225,7 +227,7 @@ struct LinkEventLoop {
         return (frames, nil)
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
+    static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 

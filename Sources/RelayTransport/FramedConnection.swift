@@ -42,7 +42,7 @@ public struct FramedConnection: Sendable {
         try await channel.executeThenClose { inbound, outbound in
             try await body(
                 FrameBatches(inbound: inbound, maximumLength: maximumFrameLength),
-                FrameWriter(outbound: outbound, maximumLength: maximumFrameLength))
+                FrameWriter(outbound: outbound, maximumLength: maximumFrameLength, channel: channel.channel))
         }
     }
 }
@@ -102,6 +102,13 @@ public struct FrameReader {
 public struct FrameWriter: Sendable {
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     let maximumLength: Int
+    let channel: any Channel
+
+    /// Closes the connection under a write that is waiting, which then fails: for a peer that
+    /// stopped reading, whose socket would otherwise hold the write for ever.
+    public func abort() {
+        channel.close(mode: .all, promise: nil)
+    }
 
     /// Writes frames with their length prefixes, in one flush.
     public func write(_ payloads: [Data]) async throws {

@@ -101,4 +101,55 @@ import Testing
             return
         }
     }
+
+    @Test func aPeerThatStopsReadingIsGivenUpOnAfterTheTimeout() async throws {
+        let (peerEnd, wearableEnd) = try await connectedPair()
+        let store = MemoryDelegate(epoch: 2, expecting: 0)
+        let logs = LogRecorder()
+        let wearable = LinkConnectionDriver(
+            role: .responder(.init(pairable: false, partnerKey: phoneKey.publicKey)), localKey: wearableKey,
+            hello: .with { $0.role = .wearable }, delegate: store, logger: logs.logger,
+            heartbeat: .milliseconds(50), timeout: .milliseconds(500))
+        // A window of large entries: more than the socket and NIO take in, so the writes wait.
+        let (commands, send) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
+        let title = String(repeating: "x", count: 12_000)
+        for key in 1...64 as ClosedRange<UInt64> {
+            let body = Relay_V1_Envelope.OneOf_Body.change(.with {
+                $0.upsert = .with { $0.key = key; $0.revision = 1; $0.content = .with { $0.title = title } }
+            })
+            send.yield(.append(seq: store.persist(body), body: body))
+        }
+        let (ended, end) = AsyncStream<LinkConnectionDriver.Outcome>.makeStream()
+        let running = Task {
+            end.yield(await wearable.run(wearableEnd, commands: commands))
+            end.finish()
+        }
+        let phoneKey = phoneKey, wearableKey = wearableKey
+        let outcome = try await peerEnd.run { reader, writer -> LinkConnectionDriver.Outcome? in
+            guard let hello = try await BadInputTests.handshake(as: phoneKey, with: wearableKey, reader: &reader, writer: writer)
+            else { return nil }
+            try await writer.write([hello])
+            // Reads nothing more, and keeps its end open until the wearable gives up (or, without
+            // a watch on its writes, until this bound; the end closing then frees its write).
+            return await withTaskGroup(of: LinkConnectionDriver.Outcome?.self) { group in
+                group.addTask {
+                    var iterator = ended.makeAsyncIterator()
+                    return await iterator.next()
+                }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(20))
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+        }
+        await running.value
+        guard case .failed(.peerNotReading)? = outcome else {
+            Issue.record("the wearable did not give up on a peer that stopped reading: \(String(describing: outcome))")
+            return
+        }
+        #expect(logs.lines.withLock { $0 }.contains { $0.contains("the peer took nothing we sent") })
+    }
 }

@@ -30,6 +30,8 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case peerSilent(seconds: Double)
     /// The peer closed the connection, or reported an error before closing.
     case peerClosed(String)
+    /// A write waited longer than the dead-link timeout: the peer takes nothing in.
+    case peerNotReading(seconds: Double)
 
     /// A message for logs and, where it helps, for people.
     public var description: String {
@@ -64,6 +66,8 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
                 + "(the peer lost its state); resending a full snapshot"
         case .peerSilent(let seconds):
             return "nothing heard from the peer for \(seconds) s; the link is dead"
+        case .peerNotReading(let seconds):
+            return "the peer took nothing we sent for \(seconds) s; the link is dead"
         case .peerClosed(let reason):
             return "the peer closed the connection: \(reason)"
         }
