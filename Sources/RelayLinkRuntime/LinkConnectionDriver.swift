@@ -112,7 +112,9 @@ public struct LinkConnectionDriver: Sendable {
                     try await Task.sleep(for: heartbeat / 5)
                     sink.yield(.tick)
                     // The loop sees no tick while a write of its waits: that one is watched here.
-                    if writes.givesUp(after: timeout, now: .now) { writer.abort() }
+                    guard writes.isWriting else { continue }
+                    let waiting = await writer.waitingBytes()
+                    if writes.givesUp(after: timeout, waiting: waiting, now: .now) { writer.abort() }
                 }
             }
             group.addTask {
@@ -121,13 +123,15 @@ public struct LinkConnectionDriver: Sendable {
             var loop = LinkEventLoop(
                 driver: self, writer: writer, events: events.makeAsyncIterator(), sink: sink, credits: credits, writes: writes,
                 logger: logger)
-            let outcome: Outcome
+            var outcome: Outcome
             do {
                 outcome = try await loop.run()
             } catch {
-                guard let waited = writes.gaveUp else { throw error }
-                outcome = .failed(.peerNotReading(seconds: LinkEventLoop.seconds(waited)))
+                guard writes.gaveUp != nil else { throw error }
+                outcome = .closed
             }
+            // Given up on, even if the write went through just then and the loop saw only the close.
+            if let waited = writes.gaveUp { outcome = .failed(.peerNotReading(seconds: LinkEventLoop.seconds(waited))) }
             group.cancelAll()
             return outcome
         }

@@ -1,31 +1,51 @@
 import Synchronization
 
-/// When the event loop's current write began, for the heartbeat to see a write that waits
-/// for ever: the loop cannot notice its own ticks while it waits.
+/// Whether the event loop's current write is getting anywhere, for the heartbeat to give up on
+/// a peer that takes nothing in: the loop sees no tick while it waits in a write.
+///
+/// Progress is what the connection still holds to send going down, not the time spent in the
+/// write: on a slow radio link one write may rightly wait longer than the dead-link timeout
+/// while a window of entries drains a few kilobytes a second.
 final class WriteWatch: Sendable {
     private struct State {
+        /// When the current write began; `nil` between writes.
         var since: ContinuousClock.Instant?
-        var aborted: Duration?
+        /// The last time the bytes waiting to be sent went down.
+        var moved: ContinuousClock.Instant?
+        var lastWaiting: Int?
+        var gaveUp: Duration?
     }
 
     private let state = Mutex(State())
 
     /// Runs `body` (a write) as the current write.
     func timing<Result>(_ body: () async throws -> Result) async rethrows -> Result {
-        state.withLock { $0.since = .now }
+        state.withLock { state in
+            state.since = .now
+            state.moved = nil
+        }
         defer { state.withLock { $0.since = nil } }
         return try await body()
     }
 
-    /// Whether the current write has waited longer than `limit`; marks it as given up if so.
-    func givesUp(after limit: Duration, now: ContinuousClock.Instant) -> Bool {
+    /// Whether a write is under way, so that it is worth asking how much is waiting.
+    var isWriting: Bool { state.withLock { $0.since != nil } }
+
+    /// Looks at the current write with the bytes the connection still holds to send (`nil`:
+    /// not known, and then nothing is given up): whether nothing has moved for longer than
+    /// `limit`. Marks the write as given up if so.
+    func givesUp(after limit: Duration, waiting: Int?, now: ContinuousClock.Instant) -> Bool {
         state.withLock { state in
-            guard let since = state.since, now - since > limit, state.aborted == nil else { return false }
-            state.aborted = now - since
+            defer { state.lastWaiting = waiting }
+            guard let waiting, let since = state.since, state.gaveUp == nil else { return false }
+            if let last = state.lastWaiting, waiting < last { state.moved = now }
+            let stillSince = max(since, state.moved ?? since)
+            guard now - stillSince > limit else { return false }
+            state.gaveUp = now - stillSince
             return true
         }
     }
 
-    /// How long the write that was given up had waited; `nil` if none was.
-    var gaveUp: Duration? { state.withLock { $0.aborted } }
+    /// How long the write that was given up on had not moved; `nil` if none was.
+    var gaveUp: Duration? { state.withLock { $0.gaveUp } }
 }

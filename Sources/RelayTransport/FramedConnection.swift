@@ -110,6 +110,11 @@ public struct FrameWriter: Sendable {
         channel.close(mode: .all, promise: nil)
     }
 
+    /// The bytes written but not yet taken by the socket; `nil` if the channel cannot say.
+    public func waitingBytes() async -> Int? {
+        try? await channel.getOption(.bufferedWritableBytes).get()
+    }
+
     /// Writes frames with their length prefixes, in one flush.
     public func write(_ payloads: [Data]) async throws {
         guard !payloads.isEmpty else { return }

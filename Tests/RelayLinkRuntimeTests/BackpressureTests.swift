@@ -103,13 +103,13 @@ import Testing
     }
 
     @Test func aPeerThatStopsReadingIsGivenUpOnAfterTheTimeout() async throws {
-        let (peerEnd, wearableEnd) = try await connectedPair()
+        let (peerEnd, wearableEnd) = try await connectedPair(socketBuffer: 16_384)
         let store = MemoryDelegate(epoch: 2, expecting: 0)
         let logs = LogRecorder()
         let wearable = LinkConnectionDriver(
             role: .responder(.init(pairable: false, partnerKey: phoneKey.publicKey)), localKey: wearableKey,
             hello: .with { $0.role = .wearable }, delegate: store, logger: logs.logger,
-            heartbeat: .milliseconds(50), timeout: .milliseconds(500))
+            heartbeat: .milliseconds(200), timeout: .seconds(2))
         // A window of large entries: more than the socket and NIO take in, so the writes wait.
         let (commands, send) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
         let title = String(repeating: "x", count: 12_000)

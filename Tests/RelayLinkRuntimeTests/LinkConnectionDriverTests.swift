@@ -96,9 +96,16 @@ final class LogRecorder: Sendable {
     }
 }
 
-func connectedPair() async throws -> (FramedConnection, FramedConnection) {
+func connectedPair(socketBuffer: Int32? = nil) async throws -> (FramedConnection, FramedConnection) {
     var fds: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw TransportError.invalidEndpoint("socketpair", "failed") }
+    // Small buffers make "the peer's socket is full" independent of the machine's defaults.
+    if var size = socketBuffer {
+        for fd in fds {
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
     return (try await Transport.adopt(descriptor: fds[0], peer: "phone-end"), try await Transport.adopt(descriptor: fds[1], peer: "wearable-end"))
 }
 
