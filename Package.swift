@@ -253,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "RelayLinkRuntimeTests",
             dependencies: [
-                "RelayLinkRuntime", "RelayTestSupport", .product(name: "Logging", package: "swift-log"),
+                "RelayCore", "RelayLinkRuntime", "RelayTestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSwift),

@@ -2,6 +2,7 @@ import Foundation
 import RelayBluetooth
 import RelayCLI
 import RelayControl
+import RelayCore
 import RelayDBus
 import RelayTransport
 import Synchronization
@@ -94,7 +95,7 @@ final class WearableBluetooth: Sendable {
         tasks.withLock { $0 += [registering, agentTask] }
         let settled = try? Blocking.run {
             let state = await Self.firstAnswer(of: registrar, within: Self.registrationWait)
-            await Self.within(Self.registrationWait) { for await _ in agentAnswered {} }
+            await within(Self.registrationWait) { for await _ in agentAnswered {} }
             return state
         }
         let listening = "Relay's Bluetooth profile on RFCOMM channel \(channel) of \(adapter.name) (\(adapter.address))"
@@ -139,20 +140,6 @@ final class WearableBluetooth: Sendable {
             }
             return nil
         } ?? nil
-    }
-
-    /// `body`'s result, or `nil` once `limit` has passed (`body` is then cancelled).
-    private static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async -> T) async -> T? {
-        await withTaskGroup(of: T?.self) { group in
-            group.addTask { await body() }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
     }
 
     /// The Bluetooth part of relay-wearable's status: the adapter, the profile and its channel,

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 import RelayLink
 import RelayLinkRuntime
 import RelayTestSupport
@@ -72,19 +73,10 @@ import Testing
             }
             // Not finishing is what is asserted, so this one waits for a deadline: the flood
             // must still be stuck after two seconds (without a bound it takes milliseconds).
-            let finished = await withTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    var end = done.makeAsyncIterator()
-                    return await end.next() != nil
-                }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(2))
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
-            }
+            let finished = await within(.seconds(2)) {
+                var end = done.makeAsyncIterator()
+                return await end.next() != nil
+            } ?? false
             owner.gate.open()
             // The owner reads on, finds garbage, and closes; the flood ends with the connection.
             _ = try? await flood.value
@@ -131,19 +123,10 @@ import Testing
             try await writer.write([hello])
             // Reads nothing more, and keeps its end open until the wearable gives up (or, without
             // a watch on its writes, until this bound; the end closing then frees its write).
-            return await withTaskGroup(of: LinkConnectionDriver.Outcome?.self) { group in
-                group.addTask {
-                    var iterator = ended.makeAsyncIterator()
-                    return await iterator.next()
-                }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(20))
-                    return nil
-                }
-                let first = await group.next() ?? nil
-                group.cancelAll()
-                return first
-            }
+            return await within(.seconds(20)) {
+                var iterator = ended.makeAsyncIterator()
+                return await iterator.next()
+            } ?? nil
         }
         await running.value
         guard case .failed(.peerNotReading)? = outcome else {

@@ -1,4 +1,6 @@
 @testable import RelayLinkRuntime
+import RelayCore
+import RelayTestSupport
 import Testing
 
 /// The reader's credits: a bound on unhandled batches, lifted while the loop waits in a write,
@@ -6,20 +8,10 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ReadCreditsTests {
     /// Whether `take` returns within a second; a take that must wait is cancelled, which lets it return.
     private static func takes(_ credits: ReadCredits) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await credits.take()
-                return !Task.isCancelled
-            }
-            group.addTask {
-                // A bound on a wait that must not end, not a synchronisation.
-                try? await Task.sleep(for: .seconds(1))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        await within(.seconds(1)) {
+            await credits.take()
+            return !Task.isCancelled
+        } ?? false
     }
 
     @Test func theLimitHoldsAndAHandledBatchLetsOneMoreIn() async {
