@@ -217,10 +217,20 @@ struct GroupCommitterTests {
     @Test func jobsQueuedDuringAHoldCommitTogetherWhenItEnds() throws {
         try withCommitter { committer, database, counter in
             var tickets: [CommitTicket] = []
+            let started = DispatchSemaphore(value: 0)
+            var startedDuringTheHold: DispatchTimeoutResult = .success
             committer.holdingWakeUps {
-                for value in 1...3 { tickets.append(committer.submit(Self.insert(value))) }
+                tickets.append(committer.submit { db in
+                    started.signal()
+                    try Self.insert(1)(db)
+                })
+                // Without the hold the committer takes the job within microseconds; with it,
+                // nothing starts until the hold ends (the bound is the verdict here).
+                startedDuringTheHold = started.wait(timeout: .now() + 0.5)
+                for value in 2...3 { tickets.append(committer.submit(Self.insert(value))) }
             }
             for ticket in tickets { try ticket.waitBlocking() }
+            #expect(startedDuringTheHold == .timedOut)
             #expect(counter.commits.load(ordering: .relaxed) == 1)
             #expect(try values(database) == [1, 2, 3])
         }
