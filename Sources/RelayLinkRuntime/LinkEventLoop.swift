@@ -82,7 +82,7 @@ struct LinkEventLoop {
     /// without bound: a peer that waits for its own write to us to go through before it reads
     /// would otherwise wait for ever on us, and we on it.
     private func write(_ frames: [Data]) async throws {
-        try await credits.unboundedWhile { try await writes.timing { try await writer.write(frames) } }
+        try await credits.unboundedWhile { try await writes.timing(from: .now) { try await writer.write(frames) } }
     }
 
     /// The next event. Taking it means the one before is handled: a batch of frames gives its

@@ -18,10 +18,10 @@ final class WriteWatch: Sendable {
 
     private let state = Mutex(State())
 
-    /// Runs `body` (a write) as the current write.
-    func timing<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+    /// Runs `body` (a write) as the current write, which begins at `start`.
+    func timing<Result>(from start: ContinuousClock.Instant, _ body: () async throws -> Result) async rethrows -> Result {
         state.withLock { state in
-            state.since = .now
+            state.since = start
             state.moved = nil
         }
         defer { state.withLock { $0.since = nil } }

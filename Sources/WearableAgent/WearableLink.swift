@@ -26,9 +26,12 @@ private final class ConnectionTasks: Sendable {
         }
     }
 
-    /// Cancels every task still running.
-    func cancelAll() {
-        tasks.withLock { $0.running.values.forEach { $0.cancel() } }
+    /// Cancels every task still running and waits until each has ended, so that what a
+    /// connection stores on its way down is stored before its listener returns.
+    func stopAll() async {
+        let running = tasks.withLock { Array($0.running.values) }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
     }
 }
 
@@ -144,15 +147,21 @@ public final class WearableLink: Sendable {
         storedAttachmentEvents + state.withLock { ReplicaPresentation.everything($0.replica.contents) }
     }
 
-    /// Serves connections on `endpoint` until the task is cancelled; `ready` runs once it listens.
+    /// Serves connections on `endpoint` until the task is cancelled, and returns once each of
+    /// them has ended; `ready` runs once it listens.
     /// Each connection runs on its own task, so a phone that reconnects is not kept waiting
     /// behind a connection that has not noticed yet that it is dead.
     public func serve(on endpoint: TransportEndpoint, ready: @Sendable (TransportEndpoint) async -> Void) async throws {
         let connections = ConnectionTasks()
-        defer { connections.cancelAll() }
-        try await Transport.listen(on: endpoint, ready: ready) { connection in
-            connections.start { await self.run(connection) }
+        do {
+            try await Transport.listen(on: endpoint, ready: ready) { connection in
+                connections.start { await self.run(connection) }
+            }
+        } catch {
+            await connections.stopAll()
+            throw error
         }
+        await connections.stopAll()
     }
 
     /// Runs one connection from the phone until it ends.

@@ -24,8 +24,8 @@ final class AgentLinkHarness: Sendable {
     let outage = OutageSwitch()
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    init(
-        name: String = #function, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
+    private init(
+        name: String, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
         clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0
     ) throws {
         folder = NSTemporaryDirectory() + "relay-agentlink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -115,8 +115,29 @@ final class AgentLinkHarness: Sendable {
         await screen.wait { $0.contains { $0 == .link(.connected) } }
     }
 
-    func stop() {
-        tasks.withLock { $0.forEach { $0.cancel() } }
+    /// Runs `body` with a new harness; then stops both sides and, once they have ended, removes
+    /// their folder (what they store on the way down finds its database still there).
+    static func with<Result>(
+        name: String = #function, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
+        clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
+        _ body: (AgentLinkHarness) async throws -> Result
+    ) async throws -> Result {
+        let harness = try AgentLinkHarness(
+            name: name, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow, clock: clock, maxAttachmentBytes: maxAttachmentBytes)
+        do {
+            let result = try await body(harness)
+            await harness.stop()
+            return result
+        } catch {
+            await harness.stop()
+            throw error
+        }
+    }
+
+    private func stop() async {
+        let running = tasks.withLock { $0 }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

@@ -19,33 +19,33 @@ struct LostWritesTests {
 
     @Test("the snapshot removes what the phone lost, silently, and later keys are new to the wearable")
     func snapshotReplacesWhatWasLost() async throws {
-        let harness = try AgentLinkHarness()
-        defer { harness.stop() }
-        let connected = try await harness.startPaired()
-        #expect(connected)
-        try harness.owner.post(1, title: "Kept")
-        try harness.owner.post(2, title: "Lost")
-        #expect(await harness.screen.wait { Self.key(of: "Lost", in: $0) != nil })
-        let lostKey = try #require(Self.key(of: "Lost", in: harness.screen.elements))
+        try await AgentLinkHarness.with { harness in
+            let connected = try await harness.startPaired()
+            #expect(connected)
+            try harness.owner.post(1, title: "Kept")
+            try harness.owner.post(2, title: "Lost")
+            #expect(await harness.screen.wait { Self.key(of: "Lost", in: $0) != nil })
+            let lostKey = try #require(Self.key(of: "Lost", in: harness.screen.elements))
 
-        // The phone restarts (the link down meanwhile), its centre without "Lost": that commit
-        // was not on disk. The recovery runs before the link does.
-        let before = harness.screen.elements.count
-        #expect(await harness.goOutOfRange())
-        try harness.owner.recoverFromLostWrites(keeping: [RecordingOwner.item(1, title: "Kept")])
-        harness.outage.end()
-        #expect(await harness.screen.wait { $0.dropFirst(before).contains(.remove(identifier: WireKey.identifier(lostKey))) })
-        let after = Array(harness.screen.elements.dropFirst(before))
-        #expect(!after.contains { if case .upsert(_, alert: true) = $0 { true } else { false } }, "the snapshot alerted")
-        // What the wearable holds now is what the phone still has.
-        let held = harness.wearable.initialEvents.compactMap { event -> String? in
-            if case .upsert(let notification, _) = event { notification.content.title } else { nil }
+            // The phone restarts (the link down meanwhile), its centre without "Lost": that commit
+            // was not on disk. The recovery runs before the link does.
+            let before = harness.screen.elements.count
+            #expect(await harness.goOutOfRange())
+            try harness.owner.recoverFromLostWrites(keeping: [RecordingOwner.item(1, title: "Kept")])
+            harness.outage.end()
+            #expect(await harness.screen.wait { $0.dropFirst(before).contains(.remove(identifier: WireKey.identifier(lostKey))) })
+            let after = Array(harness.screen.elements.dropFirst(before))
+            #expect(!after.contains { if case .upsert(_, alert: true) = $0 { true } else { false } }, "the snapshot alerted")
+            // What the wearable holds now is what the phone still has.
+            let held = harness.wearable.initialEvents.compactMap { event -> String? in
+                if case .upsert(let notification, _) = event { notification.content.title } else { nil }
+            }
+            #expect(held == ["Kept"], "the screen heard: \(after)")
+
+            try harness.owner.post(3, title: "Next")
+            #expect(await harness.screen.wait { Self.key(of: "Next", in: $0) != nil })
+            let nextKey = try #require(Self.key(of: "Next", in: harness.screen.elements))
+            #expect(nextKey > lostKey + 1_000_000, "a key the wearable may hold from the lost write would be handed out again")
         }
-        #expect(held == ["Kept"], "the screen heard: \(after)")
-
-        try harness.owner.post(3, title: "Next")
-        #expect(await harness.screen.wait { Self.key(of: "Next", in: $0) != nil })
-        let nextKey = try #require(Self.key(of: "Next", in: harness.screen.elements))
-        #expect(nextKey > lostKey + 1_000_000, "a key the wearable may hold from the lost write would be handed out again")
     }
 }

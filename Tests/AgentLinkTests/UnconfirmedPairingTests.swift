@@ -36,20 +36,20 @@ private final class UnconfirmedPhone: LinkDelegate {
 struct UnconfirmedPairingTests {
     @Test("nothing it sends is shown, alerted or stored: its changes end the connection")
     func changesBeforeConfirmationAreRefused() async throws {
-        let harness = try AgentLinkHarness()
-        defer { harness.stop() }
-        await harness.start()
-        let connection = try await Transport.connect(to: .unix(path: harness.folder + "/link.sock"))
-        var logger = Logger(label: "unconfirmed")
-        logger.logLevel = .critical
-        let phone = LinkConnectionDriver(
-            role: .initiator(.pair), localKey: StaticKeyPair.generate(), hello: .with { $0.role = .phone },
-            delegate: UnconfirmedPhone(), logger: logger)
-        let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
-        // Returns only because the wearable ends the connection: an accepted session would
-        // go on with heartbeats until the time limit.
-        _ = await phone.run(connection, commands: idle)
-        #expect(!harness.screen.elements.contains { if case .upsert = $0 { true } else { false } })
-        #expect(harness.wearable.status.shown == 0)
+        try await AgentLinkHarness.with { harness in
+            await harness.start()
+            let connection = try await Transport.connect(to: .unix(path: harness.folder + "/link.sock"))
+            var logger = Logger(label: "unconfirmed")
+            logger.logLevel = .critical
+            let phone = LinkConnectionDriver(
+                role: .initiator(.pair), localKey: StaticKeyPair.generate(), hello: .with { $0.role = .phone },
+                delegate: UnconfirmedPhone(), logger: logger)
+            let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
+            // Returns only because the wearable ends the connection: an accepted session would
+            // go on with heartbeats until the time limit.
+            _ = await phone.run(connection, commands: idle)
+            #expect(!harness.screen.elements.contains { if case .upsert = $0 { true } else { false } })
+            #expect(harness.wearable.status.shown == 0)
+        }
     }
 }

@@ -176,13 +176,16 @@ func connectedPair(socketBuffer: Int32? = nil) async throws -> (FramedConnection
                 try await writer.write(handshake.start().compactMap { if case .send(let f) = $0 { f } else { nil } })
                 while let batch = try await reader.nextBatch() {
                     for frame in batch {
-                        try await writer.write(handshake.receive(frame).compactMap { if case .send(let f) = $0 { f } else { nil } })
+                        let replies = handshake.receive(frame).compactMap { if case .send(let f) = $0 { f } else { nil } }
+                        if !replies.isEmpty { try await writer.write(replies) }
                     }
                 }
             }
         } catch let error as IOError where error.errnoCode == ECONNRESET {
             // The wearable gave up with some of the phone's bytes unread: the kernel ends such a
             // close with a reset instead of an end of file. Either way the link is over.
+        } catch ChannelError.ioOnClosedChannel {
+            // The wearable's close reached this end between its read and its write.
         }
         let ended = await outcome
         guard case .failed(.peerSilent) = ended else {

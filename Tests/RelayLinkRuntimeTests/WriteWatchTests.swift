@@ -4,9 +4,9 @@ import Testing
 /// The heartbeat's watch on a waiting write, with the clock and the bytes still to send given.
 @Suite struct WriteWatchTests {
     /// Runs `body` while a write (that waits for `release`) is under way.
-    private static func duringAWrite(_ watch: WriteWatch, _ body: () -> Void) async {
+    private static func duringAWrite(_ watch: WriteWatch, from start: ContinuousClock.Instant, _ body: () -> Void) async {
         let (release, letGo) = AsyncStream<Void>.makeStream()
-        async let write: Void = watch.timing {
+        async let write: Void = watch.timing(from: start) {
             var iterator = release.makeAsyncIterator()
             _ = await iterator.next()
         }
@@ -20,7 +20,7 @@ import Testing
     @Test func aWriteThatDrainsSlowlyIsNotGivenUpOn() async {
         let watch = WriteWatch()
         let start = ContinuousClock.now
-        await Self.duringAWrite(watch) {
+        await Self.duringAWrite(watch, from: start) {
             // Bytes go down a little each second; the write lasts far longer than the limit.
             for second in 1...10 {
                 #expect(!watch.givesUp(after: .seconds(2), waiting: 100_000 - second * 1_000, now: start + .seconds(second)))
@@ -32,7 +32,7 @@ import Testing
     @Test func aWriteThatDoesNotMoveIsGivenUpOnAfterTheLimit() async {
         let watch = WriteWatch()
         let start = ContinuousClock.now
-        await Self.duringAWrite(watch) {
+        await Self.duringAWrite(watch, from: start) {
             #expect(!watch.givesUp(after: .seconds(2), waiting: 50_000, now: start + .seconds(1)))
             #expect(!watch.givesUp(after: .seconds(2), waiting: 40_000, now: start + .seconds(2)))  // moved
             #expect(!watch.givesUp(after: .seconds(2), waiting: 40_000, now: start + .milliseconds(3_900)))
@@ -46,7 +46,7 @@ import Testing
     @Test func withoutAMeasureNothingIsGivenUpOn() async {
         let watch = WriteWatch()
         let start = ContinuousClock.now
-        await Self.duringAWrite(watch) {
+        await Self.duringAWrite(watch, from: start) {
             #expect(!watch.givesUp(after: .seconds(1), waiting: nil, now: start + .seconds(60)))
         }
         #expect(!watch.givesUp(after: .seconds(1), waiting: 0, now: start + .seconds(120)))
