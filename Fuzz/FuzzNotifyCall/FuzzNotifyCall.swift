@@ -56,7 +56,9 @@ private func image(_ bytes: inout FuzzBytes) -> DBusValue {
     let numbers = (0..<3).map { _ in DBusValue.int32(Int32(bitPattern: bytes.uint32())) }
     let alpha = DBusValue.boolean(bytes.next() % 2 == 0)
     let more = (0..<2).map { _ in DBusValue.int32(Int32(bitPattern: bytes.uint32())) }
-    let pixels = DBusValue.array(elementSignature: .byte, elements: (0..<Int(bytes.next()) * 4).map { _ in .byte(bytes.next()) })
+    let raw = (0..<Int(bytes.next()) * 4).map { _ in bytes.next() }
+    // As decoding gives it (one block), or as a value built in-process.
+    let pixels: DBusValue = bytes.next() % 2 == 0 ? .bytes(raw) : .array(elementSignature: .byte, elements: raw.map { .byte($0) })
     return .structure(numbers + [alpha] + more + [pixels])
 }
 

@@ -82,6 +82,8 @@ public struct DBusSignature: Sendable, Hashable, CustomStringConvertible {
     public static let variant = DBusSignature(unchecked: "v")
     /// The empty signature, for a message without arguments.
     public static let empty = DBusSignature(unchecked: "")
+    /// `ay`
+    public static let byteArray = DBusSignature(unchecked: "ay")
 
     /// `a` followed by `element`; `element` must be a single complete type.
     static func array(of element: DBusSignature) -> DBusSignature {

@@ -35,6 +35,10 @@ public enum DBusValue: Sendable, Hashable {
     case unixFD(DBusUnixFD)
     /// `a…`: elements that all have `elementSignature`, a single complete type.
     case array(elementSignature: DBusSignature, elements: [DBusValue])
+    /// `ay` as one block of bytes: what decoding gives for a byte array, which may be an image of
+    /// megabytes (as `.array` elements each byte would take a whole `DBusValue`). Marshals the
+    /// same as an `.array` of `.byte`s, which is also accepted.
+    case bytes([UInt8])
     /// `a{…}`: entries with keys of the basic type `keySignature` and values of `valueSignature`.
     case dictionary(keySignature: DBusSignature, valueSignature: DBusSignature, entries: [DBusDictionaryEntry])
     /// `(…)`: one or more fields.
@@ -59,6 +63,7 @@ public enum DBusValue: Sendable, Hashable {
         case .signature: .signature
         case .unixFD: .unixFD
         case .array(let element, _): .array(of: element)
+        case .bytes: .byteArray
         case .dictionary(let key, let value, _): .dictionary(key: key, value: value)
         case .structure(let fields): DBusSignature(unchecked: "(" + fields.map(\.signature.rawValue).joined() + ")")
         case .variant: .variant
@@ -153,7 +158,7 @@ extension DBusValue {
             try inner.validate(depth: depth + 1)
             try Self.checkLimits(of: inner.signature)
         case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double, .objectPath,
-            .signature, .unixFD:
+            .signature, .unixFD, .bytes:
             break
         }
     }
@@ -180,6 +185,7 @@ extension DBusValue: CustomStringConvertible {
         case .unixFD(let value): "handle \(value.fileDescriptor)"
         case .array(let signature, let elements):
             elements.isEmpty ? "@a\(signature) []" : "[" + elements.map(\.description).joined(separator: ", ") + "]"
+        case .bytes(let bytes): "@ay [\(bytes.count) bytes]"
         case .dictionary(let key, let value, let entries):
             entries.isEmpty
                 ? "@a{\(key)\(value)} {}"
@@ -200,7 +206,7 @@ extension DBusValue {
         case .dictionary(_, _, let entries): entries.contains { $0.key.containsUnixFD || $0.value.containsUnixFD }
         case .structure(let fields): fields.contains(where: \.containsUnixFD)
         case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double, .string, .objectPath,
-            .signature:
+            .signature, .bytes:
             false
         }
     }

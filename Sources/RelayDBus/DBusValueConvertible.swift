@@ -233,14 +233,26 @@ extension DBusValue: DBusValueConvertible {
 extension Array: DBusValueConvertible where Element: DBusValueConvertible {
     /// `a` followed by the element type.
     public static var dbusSignature: DBusSignature { .array(of: Element.dbusSignature) }
-    /// An array value typed by `Element`.
-    public var dbusValue: DBusValue { .array(elementSignature: Element.dbusSignature, elements: map(\.dbusValue)) }
-    /// Accepts an array whose elements all convert to `Element`.
+    /// An array value typed by `Element`; bytes as one block (`.bytes`).
+    public var dbusValue: DBusValue {
+        // A cast alone would also take an empty array of anything else for bytes.
+        if Element.self == UInt8.self, let bytes = self as? [UInt8] { return .bytes(bytes) }
+        return .array(elementSignature: Element.dbusSignature, elements: map(\.dbusValue))
+    }
+    /// Accepts an array whose elements all convert to `Element` (for bytes, `.bytes` as well).
     public init(dbusValue: DBusValue) throws {
-        guard case .array(_, let elements) = dbusValue else {
+        switch dbusValue {
+        case .array(_, let elements):
+            self = try elements.map { try Element(dbusValue: $0) }
+        case .bytes(let bytes):
+            if Element.self == UInt8.self, let same = bytes as? Self {
+                self = same
+            } else {
+                self = try bytes.map { try Element(dbusValue: .byte($0)) }
+            }
+        default:
             throw DBusValue.mismatch(dbusValue, expected: Self.dbusSignature)
         }
-        self = try elements.map { try Element(dbusValue: $0) }
     }
 }
 

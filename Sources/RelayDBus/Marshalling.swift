@@ -73,6 +73,16 @@ enum MessageEncoder {
             try appendContainer(TypeCode.array, signature: elementSignature.rawValue, to: iterator) { inner in
                 for element in elements { try append(element, to: inner) }
             }
+        case .bytes(let bytes):
+            try appendContainer(TypeCode.array, signature: "y", to: iterator) { inner in
+                let appended = bytes.withUnsafeBufferPointer { buffer in
+                    var start = buffer.baseAddress
+                    return withUnsafeMutablePointer(to: &start) {
+                        dbus_message_iter_append_fixed_array(inner, TypeCode.byte, $0, Int32(buffer.count))
+                    }
+                }
+                guard appended != 0 else { throw outOfMemory }
+            }
         case .dictionary(let keySignature, let valueSignature, let entries):
             let entrySignature = "{" + keySignature.rawValue + valueSignature.rawValue + "}"
             try appendContainer(TypeCode.array, signature: entrySignature, to: iterator) { inner in
@@ -253,13 +263,14 @@ enum MessageDecoder {
                 return .dictionary(keySignature: keySignature, valueSignature: valueSignature, entries: entries)
             }
             let elementSignature = try DBusSignature(elementText)
-            if elementSignature == .byte && dbus_message_iter_get_arg_type(inner) == TypeCode.byte {
+            if elementSignature == .byte {
                 // Byte arrays can be large (images, blobs); read them in one block instead of per element.
+                guard dbus_message_iter_get_arg_type(inner) == TypeCode.byte else { return .bytes([]) }
                 var bytes: UnsafeMutableRawPointer?
                 var count: Int32 = 0
                 withUnsafeMutablePointer(to: &bytes) { dbus_message_iter_get_fixed_array(inner, $0, &count) }
                 let buffer = UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(max(count, 0)))
-                return .array(elementSignature: .byte, elements: buffer.map { .byte($0) })
+                return .bytes(Array(buffer))
             }
             return .array(elementSignature: elementSignature, elements: try decodeSequence(inner))
         }

@@ -141,23 +141,12 @@ public struct NotificationHints: Sendable, Hashable {
             let width = Self.integer(fields[0]), let height = Self.integer(fields[1]),
             let stride = Self.integer(fields[2]), case .boolean(let alpha) = fields[3],
             let bits = Self.integer(fields[4]), let channels = Self.integer(fields[5]),
-            case .array(_, let elements) = fields[6]
+            fields[6].signature == .byteArray
         else {
             notes.append("hint \(key): expected (iiibiiay); ignored")
             return nil
         }
-        guard elements.count <= Self.maximumImageBytes else {
-            notes.append("hint \(key): \(elements.count) bytes is over the \(Self.maximumImageBytes)-byte limit; ignored")
-            return nil
-        }
-        var bytes = Data(capacity: elements.count)
-        for element in elements {
-            guard case .byte(let byte) = element else {
-                notes.append("hint \(key): pixel data is not bytes; ignored")
-                return nil
-            }
-            bytes.append(byte)
-        }
+        guard let bytes = pixels(fields[6], key) else { return nil }
         let expectedChannels: Int64 = alpha ? 4 : 3
         guard width > 0, height > 0, width <= 4096, height <= 4096, bits == 8, channels == expectedChannels,
             stride >= width * channels, (height - 1) * stride + width * channels <= Int64(bytes.count)
@@ -168,5 +157,28 @@ public struct NotificationHints: Sendable, Hashable {
         return ImageData(
             width: Int(width), height: Int(height), rowStride: Int(stride), hasAlpha: alpha, bitsPerSample: Int(bits),
             channels: Int(channels), data: bytes)
+    }
+
+    /// The pixel bytes of an `image-data` value (`ay`), within the size limit; `nil`, noted, when over it.
+    private mutating func pixels(_ value: DBusValue, _ key: String) -> Data? {
+        let count =
+            switch value {
+            case .bytes(let bytes): bytes.count
+            case .array(_, let elements): elements.count
+            default: 0
+            }
+        guard count <= Self.maximumImageBytes else {
+            notes.append("hint \(key): \(count) bytes is over the \(Self.maximumImageBytes)-byte limit; ignored")
+            return nil
+        }
+        switch value {
+        case .bytes(let bytes):
+            return Data(bytes)
+        case .array(_, let elements):
+            // Built in this process (decoding gives `.bytes`); the signature said bytes.
+            return Data(elements.compactMap { if case .byte(let byte) = $0 { byte } else { nil } })
+        default:
+            return Data()
+        }
     }
 }

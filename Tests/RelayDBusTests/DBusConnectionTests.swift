@@ -97,9 +97,36 @@ struct DBusConnectionTests {
             let reply = try await client.call(
                 destination: server.uniqueName, path: TestService.path, interface: TestService.interface,
                 method: "EchoContainers", arguments: values)
-            #expect(reply == values)
+            // A byte array arrives as one block of bytes, however it was built.
+            var expected = values
+            expected[4] = DBusValue([DBusValue.uint16(1), .string("two"), .bytes([])])
+            #expect(reply == expected)
             #expect(try reply.decode(0, as: [String: DBusValue].self) == nested)
             #expect(try reply.decode(2, as: [String].self).isEmpty)
+            #expect(try reply.decode(5, as: [UInt8].self).count == 100_256)
+        }
+    }
+
+    @Test func aLargeByteArrayArrivesAsOneBlock() async throws {
+        try await withPrivateBus { bus in
+            let server = try await bus.connect()
+            let client = try await bus.connect()
+            try TestService().export(on: server)
+            let pixels = (0..<4_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            let sent: [DBusValue] = [
+                DBusValue([String: DBusValue]()), .structure([.string(""), .int32(0), DBusValue([String: String]())]),
+                DBusValue([String]()), DBusValue([String: [String: DBusValue]]()),
+                DBusValue([DBusValue.structure([.int32(1), .bytes(pixels)])]), .bytes(pixels),
+            ]
+            let reply = try await client.call(
+                destination: server.uniqueName, path: TestService.path, interface: TestService.interface,
+                method: "EchoContainers", arguments: sent)
+            #expect(reply == sent)
+            guard reply.count == 6, case .bytes(let received) = reply[5] else {
+                Issue.record("the bytes came back as \(reply.last?.description ?? "nothing")")
+                return
+            }
+            #expect(received == pixels)
         }
     }
 
