@@ -53,7 +53,16 @@ private func hints(_ bytes: inout FuzzBytes) -> DBusValue {
 /// `(iiibiiay)`: width, height, rowstride, alpha, bits, channels, pixels — with numbers that
 /// lie about the pixel bytes.
 private func image(_ bytes: inout FuzzBytes) -> DBusValue {
-    let numbers = (0..<3).map { _ in DBusValue.int32(Int32(bitPattern: bytes.uint32())) }
+    // Any integer type (or a string) is taken for a number: extremes must not overflow.
+    let numbers = (0..<3).map { _ -> DBusValue in
+        let wide = Int64(Int32(bitPattern: bytes.uint32())) << (bytes.next() % 4 == 0 ? 32 : 0)
+        switch bytes.next() % 4 {
+        case 0: return .int64(wide)
+        case 1: return .uint64(UInt64(bitPattern: wide))
+        case 2: return .string(String(wide))
+        default: return .int32(Int32(truncatingIfNeeded: wide))
+        }
+    }
     let alpha = DBusValue.boolean(bytes.next() % 2 == 0)
     let more = (0..<2).map { _ in DBusValue.int32(Int32(bitPattern: bytes.uint32())) }
     let raw = (0..<Int(bytes.next()) * 4).map { _ in bytes.next() }

@@ -96,6 +96,8 @@ public struct DBusDictionaryEntry: Sendable, Hashable {
 extension DBusValue {
     /// The specification's limit on total container nesting in a message, variants included.
     static let maximumTotalNesting = 64
+    /// The specification's limit on an array's length in bytes (64 MiB).
+    static let maximumArrayLength = 64 * 1024 * 1024
 
     /// Throws `InvalidArgs` unless the value can be marshalled: containers consistent with their
     /// declared element types, strings free of NUL, and every signature within the specification's limits.
@@ -123,6 +125,11 @@ extension DBusValue {
         switch self {
         case .string(let string):
             guard !string.utf8.contains(0) else { throw DBusError.invalidArgs("String contains a NUL character") }
+        case .bytes(let bytes):
+            // libdbus aborts the process on a longer fixed array instead of failing the append.
+            guard bytes.count <= Self.maximumArrayLength else {
+                throw DBusError.invalidArgs("Byte array of \(bytes.count) bytes is over the specification's \(Self.maximumArrayLength)")
+            }
         case .array(let elementSignature, let elements):
             guard elementSignature.isSingleCompleteType else {
                 throw DBusError.invalidArgs("Array element signature '\(elementSignature)' is not a single complete type")
@@ -158,7 +165,7 @@ extension DBusValue {
             try inner.validate(depth: depth + 1)
             try Self.checkLimits(of: inner.signature)
         case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double, .objectPath,
-            .signature, .unixFD, .bytes:
+            .signature, .unixFD:
             break
         }
     }

@@ -149,7 +149,9 @@ public struct NotificationHints: Sendable, Hashable {
         guard let bytes = pixels(fields[6], key) else { return nil }
         let expectedChannels: Int64 = alpha ? 4 : 3
         guard width > 0, height > 0, width <= 4096, height <= 4096, bits == 8, channels == expectedChannels,
-            stride >= width * channels, (height - 1) * stride + width * channels <= Int64(bytes.count)
+            // Bounded before they are multiplied: any client may send an int64 (or a string) here.
+            stride >= width * channels, stride <= Int64(bytes.count),
+            (height - 1) * stride + width * channels <= Int64(bytes.count)
         else {
             notes.append("hint \(key): \(width)×\(height), stride \(stride), \(channels) channels of \(bits) bits does not match \(bytes.count) bytes; ignored")
             return nil
@@ -175,8 +177,13 @@ public struct NotificationHints: Sendable, Hashable {
         case .bytes(let bytes):
             return Data(bytes)
         case .array(_, let elements):
-            // Built in this process (decoding gives `.bytes`); the signature said bytes.
-            return Data(elements.compactMap { if case .byte(let byte) = $0 { byte } else { nil } })
+            // Built in this process (decoding gives `.bytes`), and then possibly inconsistent.
+            let bytes = elements.compactMap { if case .byte(let byte) = $0 { byte } else { nil } }
+            guard bytes.count == elements.count else {
+                notes.append("hint \(key): pixel data is not bytes; ignored")
+                return nil
+            }
+            return Data(bytes)
         default:
             return Data()
         }

@@ -21,9 +21,11 @@ extension WearableLink {
                     if !Task.isCancelled, !woken.withLock({ $0 }) { wake.yield() }
                 }
             }
-            guard await wakeups.next() != nil else { return }
+            let wokenUp = await wakeups.next() != nil
             woken.withLock { $0 = true }
             timer?.cancel()
+            // Cancelled (the stream ends then): the timer goes too, not left sleeping on.
+            guard wokenUp else { return }
         }
     }
 

@@ -138,6 +138,8 @@ final class AgentLinkHarness: Sendable {
         let running = tasks.withLock { $0 }
         for task in running { task.cancel() }
         for task in running { await task.value }
+        // The phone's database writer has a thread of its own.
+        phone.committer.stop()
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

@@ -211,6 +211,9 @@ struct DBusConnectionTests {
                 performing: { try await call([.array(elementSignature: .string, elements: [.int32(1)])]) },
                 throws: isError(.invalidArgs))
             await #expect(performing: { try await call([.structure([])]) }, throws: isError(.invalidArgs))
+            // libdbus would abort the process on a byte array over the specification's 64 MiB.
+            let tooLong = [UInt8](repeating: 1, count: 64 * 1024 * 1024 + 1)
+            await #expect(performing: { try await call([.bytes(tooLong)]) }, throws: isError(.invalidArgs))
             #expect(throws: DBusError.self) {
                 try client.emitSignal(path: "/", interface: "bad", name: "Ping")
             }

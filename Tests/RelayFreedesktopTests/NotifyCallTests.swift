@@ -94,6 +94,22 @@ import Testing
         #expect(lying.notes.contains { $0.contains("does not match 16 bytes") })
         let wrongShape = try NotifyCall(arguments: arguments(hints: ["image-data": .string("nope")]))
         #expect(wrongShape.hints.imageData == nil)
+        // Numbers come as any integer type (or a string): a huge stride must not overflow.
+        let overflowing = try NotifyCall(arguments: arguments(hints: [
+            "image-data": .structure([
+                .int32(1), .int32(3), .int64(.max), .boolean(true), .int32(8), .int32(4), .bytes(Array(repeating: 1, count: 16)),
+            ])
+        ]))
+        #expect(overflowing.hints.imageData == nil)
+        #expect(overflowing.notes.contains { $0.contains("does not match 16 bytes") })
+        let notBytes = try NotifyCall(arguments: arguments(hints: [
+            "image-data": .structure([
+                .int32(1), .int32(1), .int32(4), .boolean(true), .int32(8), .int32(4),
+                .array(elementSignature: .byte, elements: [.byte(1), .byte(2), .int32(3), .byte(4)]),
+            ])
+        ]))
+        #expect(notBytes.hints.imageData == nil)
+        #expect(notBytes.notes.contains { $0.contains("not bytes") })
 
         // The specification's order decides which image counts: image-data, image_data,
         // image-path, image_path, icon_data; not the keys' sort order.
