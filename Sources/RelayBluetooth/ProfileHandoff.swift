@@ -48,25 +48,32 @@ public final class ProfileHandoff: Sendable {
         waiter?.resume(returning: connection)
     }
 
-    /// Waits up to `timeout` for the connection to `device` that ``expect(_:)`` announced.
+    /// Waits up to `timeout` for the connection to `device` that ``expect(_:)`` announced;
+    /// `nil` when it did not come in time or the task was cancelled (an agent stopping does
+    /// not wait out the timeout).
     public func take(_ device: String, timeout: Duration) async -> ProfileConnection? {
         let timer = Task { [self] in
             try await Task.sleep(for: timeout)
             forget(device)
         }
         defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let ready = expected.withLock { expected -> ProfileConnection?? in
-                guard var expectation = expected[device] else { return .some(nil) }
-                if let arrived = expectation.arrived {
-                    expected.removeValue(forKey: device)
-                    return .some(arrived)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // A cancellation that came first has removed the expectation: nil at once.
+                let ready = expected.withLock { expected -> ProfileConnection?? in
+                    guard var expectation = expected[device] else { return .some(nil) }
+                    if let arrived = expectation.arrived {
+                        expected.removeValue(forKey: device)
+                        return .some(arrived)
+                    }
+                    expectation.waiter = continuation
+                    expected[device] = expectation
+                    return .none
                 }
-                expectation.waiter = continuation
-                expected[device] = expectation
-                return .none
+                if let ready { continuation.resume(returning: ready) }
             }
-            if let ready { continuation.resume(returning: ready) }
+        } onCancel: {
+            forget(device)
         }
     }
 }
