@@ -39,7 +39,10 @@ extension DBusValue {
 
 extension Array where Element == DBusValue {
     /// The signature of these values as message arguments.
-    public var dbusSignature: DBusSignature { .concatenating(map(\.signature)) }
+    public var dbusSignature: DBusSignature {
+        // Most replies carry one value: its signature as it is, without joining strings.
+        count == 1 ? self[0].signature : .concatenating(map(\.signature))
+    }
 
     /// Decodes the argument at `index` as `type`; throws an `InvalidArgs` `DBusError` if the argument
     /// is missing or has another type.

@@ -26,6 +26,9 @@ struct WearableSessionDelegate: LinkDelegate {
     }
     func acknowledged(through seq: UInt64) async throws { try await link.acknowledged(through: seq) }
     func peerLogReset(epoch: UInt64) async throws {
+        // A phone whose code is unconfirmed does not move the wearable's place in a log: its
+        // connection carries no changes, and the session after the confirmation resets again.
+        guard !link.state.withLock({ $0.pairingConnections.contains(connection) }) else { return }
         try await link.peerLogReset(epoch: epoch)
         // The hello's log head counted in the old log; nothing of the new one waited.
         link.state.withLock { _ = $0.caughtUpThrough.removeValue(forKey: connection) }
@@ -66,6 +69,13 @@ extension WearableLink {
                 for entry in entries where entry.seq > appliedThrough {
                     guard case .change(let change) = entry.body else {
                         throw WearableLinkError.unexpected("the phone sent a log entry that is not a change")
+                    }
+                    if let problem = WireLimits.problem(in: change) {
+                        // Refused, not trapped on: its place in the log is taken, so the phone
+                        // does not send it again, and nothing of it is applied.
+                        logger.error("refused a change from the phone: \(problem)", metadata: ["seq": "\(entry.seq)"])
+                        update.claimed.append(entry.seq)
+                        continue
                     }
                     let catchUp = entry.seq <= caughtUpThrough && isCatchUp(change, now: now)
                     update.effects += replica.apply(change, catchUp: catchUp)

@@ -90,4 +90,17 @@ struct PartnerOnlyTests {
             }
         }
     }
+
+    @Test("an event from the wearable out of the wire's limits is refused and passed over, not applied")
+    func outOfLimitsEventIsRefused() async throws {
+        try await AgentLinkHarness.with { harness in
+            var fired = Relay_V1_WearableEvent()
+            fired.at = 1_700_000_000
+            fired.firedLocally.scheduleKey = 7
+            fired.firedLocally.fireDate = .min
+            try await harness.phone.apply(seq: 1, body: .event(fired))
+            #expect(try harness.phone.database.read { db in try LinkLogTables.state(db).appliedThrough } == 1)
+            #expect(harness.owner.alerted.elements.isEmpty && harness.owner.responses.elements.isEmpty)
+        }
+    }
 }

@@ -15,6 +15,12 @@ extension PhoneLink: LinkDelegate {
             throw PhoneLinkError("the wearable sent a log entry that is not an event")
         }
         guard let owner = owner.withLock({ $0 }) else { throw PhoneLinkError("no owner is attached to the link") }
+        if let problem = WireLimits.problem(in: event) {
+            // Refused, not trapped on: its place in the log is taken, so it is not sent again.
+            logger.error("refused an event from the wearable: \(problem)", metadata: ["seq": "\(seq)"])
+            try await committer.submit { db in _ = try LinkLogTables.claim(db, seq: seq) }.wait()
+            return
+        }
         try owner.apply(seq: seq, event: event)
     }
 

@@ -74,7 +74,11 @@ public struct TriggerSchedule: Sendable, Hashable {
     }
 
     private static func wholeSeconds(_ date: Date) -> Int {
-        Int(date.timeIntervalSince1970.rounded(.down))
+        // Held within the dates the model allows (the wire refuses others), not trapped on.
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite else { return 0 }
+        let limits = ModelLimits.secondsSince1970
+        return Int(min(max(seconds, Double(limits.lowerBound)), Double(limits.upperBound)))
     }
 }
 
