@@ -31,6 +31,8 @@ public enum ControlClient {
             throw .system(error)
         } catch ControlLineError.tooLong {
             throw .malformedReply("longer than \(LineSocket.maximumReplyLength) bytes")
+        } catch ControlLineError.tooSlow {
+            throw .malformedReply("not complete in time")
         } catch ControlLineError.system(let error) {
             throw .system(error)
         } catch {

@@ -147,11 +147,15 @@ public final class ControlListener: Sendable {
         }
         let line: Data
         do {
-            guard let read = try LineSocket.readLine(connection, maximumLength: LineSocket.maximumRequestLength) else { return .malformed(peer, "empty request") }
+            guard
+                let read = try LineSocket.readLine(
+                    connection, maximumLength: LineSocket.maximumRequestLength, deadline: .now + LineSocket.requestDeadline)
+            else { return .malformed(peer, "empty request") }
             line = read
         } catch {
             let detail = switch error {
             case .tooLong: "a request longer than \(LineSocket.maximumRequestLength) bytes"
+            case .tooSlow: "the request was not complete within \(LineSocket.requestDeadline)"
             case .system(let error): error.description
             }
             reply(connection, .failure("could not read the request: \(detail)"))

@@ -12,12 +12,21 @@ enum LineSocket {
     /// limit; this still bounds what a confused agent can make relayctl hold.
     static let maximumReplyLength = 64 * 1024 * 1024
 
+    /// How long an agent gives a client for its whole request: the socket's timeout bounds
+    /// each read, and this a client trickling a byte at a time, which would otherwise hold one
+    /// of the agent's few control threads for as long as it liked.
+    static let requestDeadline: Duration = .seconds(5)
+
     /// Reads up to the first newline (or the end of the stream); `nil` when the peer sent nothing.
-    /// More than `maximumLength` bytes without a newline is `tooLong`.
-    static func readLine(_ descriptor: Int32, maximumLength: Int) throws(ControlLineError) -> Data? {
+    /// More than `maximumLength` bytes without a newline is `tooLong`; still no newline after
+    /// `deadline` is `tooSlow`.
+    static func readLine(
+        _ descriptor: Int32, maximumLength: Int, deadline: ContinuousClock.Instant? = nil
+    ) throws(ControlLineError) -> Data? {
         var message = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
+            if let deadline, ContinuousClock.now > deadline { throw .tooSlow }
             let result = buffer.withUnsafeMutableBytes { raw in
                 Result { () throws(SystemError) in
                     try SystemError.retrying("read(control socket)") { read(descriptor, raw.baseAddress, raw.count) }
@@ -61,6 +70,8 @@ enum LineSocket {
 enum ControlLineError: Error {
     /// The peer sent more than the reader's limit without a newline.
     case tooLong
+    /// The peer had not sent its whole line by the reader's deadline.
+    case tooSlow
     /// A system call failed (a timeout reads as `EAGAIN`).
     case system(SystemError)
 }
