@@ -80,6 +80,13 @@ extension NotificationCentre {
                 "request.trigger never fires: its calendar components match no time after "
                     + "\(now.formatted(Date.ISO8601FormatStyle(timeZone: timeZone))); check the year, month and day")
         }
+        // Bounded, so that an app cannot make every later Schedule store and sort without end.
+        let limit = ModelLimits.pendingRequestsPerApp
+        guard apps.pending.contains(appID: appID, identifier: request.identifier) || apps.pending.count(appID: appID) < limit else {
+            throw .invalid(
+                "\(appID) has \(limit) pending requests, the most an app may have; remove some with RemovePending "
+                    + "(relayctl remove --pending --app-id \(appID)), or schedule under one of their identifiers to replace it")
+        }
         let pending = PendingRequest(appID: appID, request: request, sender: sender, schedule: schedule, nextFireDate: next)
         apps.pending.add(pending)
         return pending

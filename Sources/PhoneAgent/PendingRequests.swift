@@ -67,6 +67,11 @@ public struct PendingRequests: Sendable, Equatable {
         requests.values.filter { appID == nil || $0.appID == appID }.sorted(by: Self.firesFirst)
     }
 
+    /// How many requests an app has pending.
+    public func count(appID: String) -> Int {
+        requests.keys.reduce(0) { $0 + ($1.appID == appID ? 1 : 0) }
+    }
+
     /// Whether the app has a pending request with this identifier.
     public func contains(appID: String, identifier: String) -> Bool {
         requests[Key(appID: appID, identifier: identifier)] != nil

@@ -134,6 +134,27 @@ import Testing
         #expect(centre.pending(appID: Self.app).isEmpty && centre.nextFireDate == nil)
     }
 
+    @Test func anAppHasAtMostSixtyFourPendingRequests() throws {
+        var centre = NotificationCentre()
+        let later = NotificationTrigger.timeInterval(seconds: 600, repeats: false)
+        for index in 0..<ModelLimits.pendingRequestsPerApp {
+            _ = try centre.schedule(request("r\(index)", trigger: later), appID: Self.app, sender: nil, now: now, timeZone: utc)
+        }
+        do {
+            _ = try centre.schedule(request("one-too-many", trigger: later), appID: Self.app, sender: nil, now: now, timeZone: utc)
+            Issue.record("a 65th pending request was taken")
+        } catch {
+            #expect(error.description.contains("64 pending requests") && error.description.contains("RemovePending"))
+        }
+        // Replacing one of them is still allowed, and so is another app's request.
+        _ = try centre.schedule(request("r0", trigger: later), appID: Self.app, sender: nil, now: now, timeZone: utc)
+        _ = try centre.schedule(request("r0", trigger: later), appID: "org.example.Other", sender: nil, now: now, timeZone: utc)
+        #expect(centre.pending(appID: Self.app).count == 64)
+        try centre.removePending(["r1"], appID: Self.app)
+        _ = try centre.schedule(request("one-more", trigger: later), appID: Self.app, sender: nil, now: now, timeZone: utc)
+        #expect(centre.pending(appID: Self.app).count == 64)
+    }
+
     @Test func aOneShotScheduleFiresOnceAndBecomesDelivered() throws {
         var centre = NotificationCentre()
         let pending = try centre.schedule(

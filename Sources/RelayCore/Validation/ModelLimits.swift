@@ -31,6 +31,8 @@ public enum ModelLimits {
     public static let minimumRepeatInterval: Double = 60
     /// The longest time interval: ten years.
     public static let maximumTimeInterval: Double = 10 * 366 * 86_400
+    /// Scheduled requests one app may have pending, as on Apple's platforms.
+    public static let pendingRequestsPerApp = 64
     /// Any date, in whole seconds since 1970 UTC: the years 1 to 9999, what calendars compute with.
     public static let secondsSince1970: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
 }
