@@ -2,7 +2,25 @@
 /// owner last looked: the mirror needs to know what an operation changed, and comparing the
 /// whole collection before and after would copy it on every change.
 public struct DeliveredNotifications: Sendable {
+    /// The notifications of one app through one API: what the limit per app counts.
+    struct Bucket: Hashable {
+        var appName: String
+        var rich: Bool
+
+        init(_ notification: DeliveredNotification) {
+            appName = notification.appName
+            rich = notification.origin.rich != nil
+        }
+
+        init(appName: String, rich: Bool) {
+            self.appName = appName
+            self.rich = rich
+        }
+    }
+
     private var byID: [UInt32: DeliveredNotification] = [:]
+    /// Each bucket's ids in the order they were first delivered (an update keeps its place).
+    private var byBucket: [Bucket: [UInt32]] = [:]
     /// Changed ids, each with whether it was delivered before its first change.
     private var journal: [UInt32: Bool] = [:]
 
@@ -12,24 +30,51 @@ public struct DeliveredNotifications: Sendable {
     /// The notification with an id.
     public subscript(id: UInt32) -> DeliveredNotification? {
         get { byID[id] }
-        set {
-            note(id)
-            byID[id] = newValue
-        }
+        set { updateIndex(id, from: store(newValue, id)) }
     }
 
     /// Removes a notification; returns it if it was there.
     @discardableResult
     mutating func removeValue(forKey id: UInt32) -> DeliveredNotification? {
-        note(id)
-        return byID.removeValue(forKey: id)
+        let old = store(nil, id)
+        updateIndex(id, from: old)
+        return old
     }
 
     /// Stores a notification; returns the one it replaced.
     @discardableResult
     mutating func updateValue(_ notification: DeliveredNotification, forKey id: UInt32) -> DeliveredNotification? {
+        let old = store(notification, id)
+        updateIndex(id, from: old)
+        return old
+    }
+
+    /// How many notifications a bucket holds.
+    func count(in bucket: Bucket) -> Int { byBucket[bucket]?.count ?? 0 }
+
+    /// A bucket's notifications, in the order they were first delivered.
+    func ids(in bucket: Bucket) -> [UInt32] { byBucket[bucket] ?? [] }
+
+    /// A bucket's notification delivered first.
+    func oldest(in bucket: Bucket) -> UInt32? { byBucket[bucket]?.first }
+
+    /// Sets the notification of `id`, noting the change; returns what was there.
+    private mutating func store(_ notification: DeliveredNotification?, _ id: UInt32) -> DeliveredNotification? {
         note(id)
+        guard let notification else { return byID.removeValue(forKey: id) }
         return byID.updateValue(notification, forKey: id)
+    }
+
+    /// Moves `id` between buckets after its notification changed from `old` to the one stored now.
+    private mutating func updateIndex(_ id: UInt32, from old: DeliveredNotification?) {
+        let before = old.map(Bucket.init)
+        let after = byID[id].map(Bucket.init)
+        guard before != after else { return }
+        if let before {
+            byBucket[before]?.removeAll { $0 == id }
+            if byBucket[before]?.isEmpty == true { byBucket.removeValue(forKey: before) }
+        }
+        if let after { byBucket[after, default: []].append(id) }
     }
 
     /// Every notification, in no particular order.
@@ -50,6 +95,9 @@ public struct DeliveredNotifications: Sendable {
 
     /// Restored notifications: not changes.
     init(restoring notifications: [DeliveredNotification]) {
-        for notification in notifications { byID[notification.id] = notification }
+        for notification in notifications.sorted(by: { $0.id < $1.id }) {
+            byID[notification.id] = notification
+            byBucket[Bucket(notification), default: []].append(notification.id)
+        }
     }
 }

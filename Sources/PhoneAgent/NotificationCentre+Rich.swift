@@ -229,18 +229,20 @@ extension NotificationCentre {
     ) -> PostOutcome {
         let existing = deliveredID(appID: appID, identifier: request.identifier)
         let id = existing ?? nextID()
-        delivered[id] = DeliveredNotification(
+        let notification = DeliveredNotification(
             id: id, request: request, appID: appID,
             category: apps.category(request.content.categoryIdentifier, of: appID), sender: sender, date: now,
             occurrence: occurrence)
+        delivered[id] = notification
+        // Its app's oldest beyond the limit go silently: Relay's own API has no closed signal.
+        _ = trim(notification)
         return PostOutcome(id: id, replaced: existing != nil)
     }
 
-    /// The id of the app's delivered notification with this identifier. A linear search: the
-    /// delivered list is short, and an index would have to follow every other way a notification
-    /// leaves (the user, `CloseNotification`, expiry, monitor mode).
+    /// The id of the app's delivered notification with this identifier: a search of the app's
+    /// own (at most `ModelLimits.deliveredPerApp`).
     private func deliveredID(appID: String, identifier: String) -> UInt32? {
-        delivered.values.first { $0.origin.rich?.appID == appID && $0.origin.rich?.identifier == identifier }?.id
+        delivered.ids(in: .init(appName: appID, rich: true)).first { delivered[$0]?.origin.rich?.identifier == identifier }
     }
 
     private static func check(appID: String, request: NotificationRequest) throws(RichError) {

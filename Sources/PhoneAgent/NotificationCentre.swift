@@ -1,3 +1,4 @@
+import RelayCore
 public import RelayFreedesktop
 
 /// The phone's delivered notifications and the freedesktop rules for them (spec 1.2), as a value:
@@ -43,6 +44,9 @@ public struct NotificationCentre: Sendable {
         public var replaced: Bool
         /// When it expires, for the server's timer; `nil` for never.
         public var expiresAt: ContinuousClock.Instant?
+        /// The app's oldest notifications it closed, as expired, to stay within
+        /// `ModelLimits.deliveredPerApp`: their signals, to emit once the change is stored.
+        public var evicted: [NotificationSignal] = []
     }
 
     /// `Notify`: a new notification, or new content for the delivered one `call.replacesID`
@@ -52,7 +56,21 @@ public struct NotificationCentre: Sendable {
         let id = replaced ? call.replacesID : nextID()
         let notification = DeliveredNotification(id: id, call: call, sender: sender, now: now)
         delivered[id] = notification
-        return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt)
+        return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt, evicted: trim(notification))
+    }
+
+    /// Closes the oldest notifications of `newest`'s app (through its API) beyond
+    /// `ModelLimits.deliveredPerApp`, as expired: a freedesktop one with its `NotificationClosed`,
+    /// one of Relay's own API silently (the app removed nothing, and gets no response).
+    mutating func trim(_ newest: DeliveredNotification) -> [NotificationSignal] {
+        let bucket = DeliveredNotifications.Bucket(newest)
+        var signals: [NotificationSignal] = []
+        while delivered.count(in: bucket) > ModelLimits.deliveredPerApp, let oldest = delivered.oldest(in: bucket) {
+            let closed = bucket.rich ? [] : close(oldest, reason: .expired)
+            if closed.isEmpty { delivered.removeValue(forKey: oldest) }
+            signals += closed
+        }
+        return signals
     }
 
     /// Removes a notification for `reason`. `CloseNotification` of an id that is not delivered is
@@ -135,6 +153,7 @@ extension NotificationCentre {
         if let holder = delivered[id], holder.origin != .freedesktop { return nil }
         let notification = DeliveredNotification(id: id, call: call, sender: sender, now: now)
         let replaced = delivered.updateValue(notification, forKey: id) != nil
-        return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt)
+        // The other server keeps its own; this copy (and the wearable's) stays within the limit.
+        return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt, evicted: trim(notification))
     }
 }

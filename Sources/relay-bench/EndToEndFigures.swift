@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// `relay-bench e2e`'s figures for the summary table and Docs/BENCHMARKS.md (FigureLog), each
 /// against its budget (the design's §9). EndToEndReport prints the full tables.
@@ -77,7 +78,9 @@ struct EndToEndFigures {
         }
         if benchmark.open > 0, let open = results.memory.last, open.label.hasPrefix("stream leaving") {
             FigureLog.record(
-                section, "RSS with \(FigureFormat.grouped(results.openPosted)) more left open: relay-phone / relay-wearable MB",
+                section,
+                "RSS with \(FigureFormat.grouped(results.openPosted)) more posted and none closed (the phone keeps an app's newest "
+                    + "\(FigureFormat.grouped(ModelLimits.deliveredPerApp))): relay-phone / relay-wearable MB",
                 "\(megabytes(open.phone)) / \(megabytes(open.wearable))" + missing(results.openMissing))
         }
     }

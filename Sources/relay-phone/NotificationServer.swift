@@ -156,7 +156,10 @@ final class NotificationServer: Sendable {
         let (id, ticket) = state.withLock { state in
             let before = Snapshot(state.centre)
             let outcome = state.centre.notify(call, sender: message.sender, now: .now)
-            let ticket = mirrorChanges(since: before, &state, signals: [], by: .phone)
+            // The app's oldest, closed to keep it within the limit: announced once stored.
+            retireTimers(of: outcome.evicted, &state)
+            let ticket = mirrorChanges(
+                since: before, &state, signals: outcome.evicted, by: .phone, then: announcement(of: outcome.evicted))
             state.timers.removeValue(forKey: outcome.id)?.cancel()
             if let deadline = outcome.expiresAt { state.timers[outcome.id] = expiryTimer(until: deadline) }
             return (outcome.id, ticket)

@@ -1,4 +1,6 @@
+import Foundation
 import PhoneAgent
+import RelayCore
 import RelayFreedesktop
 import Testing
 
@@ -29,6 +31,25 @@ import Testing
         #expect(notification.actionKey(fromWire: "app.mute") == "app.mute")
         #expect(notification.actionKey(fromWire: "unknown") == "unknown")
         #expect(try centre.invoke(id, action: notification.actionKey(fromWire: wire)).first == .actionInvoked(id: id, key: long))
+    }
+
+    @Test func anAppKeepsItsNewestThousandAndTheOldestClosesAsExpired() throws {
+        var centre = NotificationCentre()
+        let limit = ModelLimits.deliveredPerApp
+        let ids = (0..<limit).map { centre.notify(call("n\($0)"), sender: ":1.7", now: start).id }
+        // Another app's and a rich one under the same name count apart.
+        var other = call("elsewhere")
+        other.appName = "mail"
+        let elsewhere = centre.notify(other, sender: ":1.8", now: start).id
+        let rich = try centre.post(
+            NotificationRequest(identifier: "r", content: NotificationContent(title: "Rich")), appID: "calendar", sender: nil, now: .now)
+        // Updating the oldest keeps its place; the next new one closes it.
+        #expect(centre.notify(call("n0 again", replacing: ids[0]), sender: ":1.7", now: start).evicted.isEmpty)
+        let newest = centre.notify(call("one more"), sender: ":1.7", now: start)
+        #expect(newest.evicted == [.closed(id: ids[0], reason: .expired)])
+        #expect(centre.delivered[ids[0]] == nil && centre.delivered[ids[1]] != nil)
+        #expect(centre.delivered[elsewhere] != nil && centre.delivered[rich.id] != nil)
+        #expect(centre.list.filter { $0.appName == "calendar" && $0.origin == .freedesktop }.count == limit)
     }
 
     @Test func idsStartAtOneAndAreNotReused() {

@@ -134,6 +134,20 @@ import Testing
         #expect(centre.pending(appID: Self.app).isEmpty && centre.nextFireDate == nil)
     }
 
+    @Test func anAppsOldestDeliveredGoSilentlyBeyondTheLimit() throws {
+        var centre = NotificationCentre()
+        for index in 0...ModelLimits.deliveredPerApp {
+            _ = try centre.post(request("p\(index)"), appID: Self.app, sender: nil, now: now)
+        }
+        let kept = centre.delivered(appID: Self.app).compactMap(\.request?.identifier)
+        #expect(kept.count == ModelLimits.deliveredPerApp)
+        #expect(kept.first == "p1" && kept.last == "p\(ModelLimits.deliveredPerApp)")
+        // Posting a kept identifier again is an update in place, not one more.
+        let update = try centre.post(request("p1", title: "Updated"), appID: Self.app, sender: nil, now: now)
+        #expect(update.replaced)
+        #expect(centre.delivered(appID: Self.app).count == ModelLimits.deliveredPerApp)
+    }
+
     @Test func anAppHasAtMostSixtyFourPendingRequests() throws {
         var centre = NotificationCentre()
         let later = NotificationTrigger.timeInterval(seconds: 600, repeats: false)

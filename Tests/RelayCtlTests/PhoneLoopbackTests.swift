@@ -91,6 +91,29 @@ import Testing
         }
     }
 
+    /// An app that never lets its notifications go keeps its newest `ModelLimits.deliveredPerApp`:
+    /// the oldest closes as expired, with its signal, and the count stays there.
+    @Test(.timeLimit(.minutes(1))) func anAppsOldestClosesAsExpiredBeyondTheLimit() async throws {
+        try await withPhone { bus, phone, socket in
+            let client = try await bus.connect()
+            let rule = DBusMatchRule.signal(interface: Self.interface, member: "NotificationClosed")
+            var signals = try await client.signals(matching: rule).makeAsyncIterator()
+            let limit = 1_000
+            var first: UInt32 = 0
+            for index in 0..<limit {
+                let id = try await notify(client, "Build \(index)", timeout: 0)
+                if index == 0 { first = id }
+            }
+            let newest = try await notify(client, "Build \(limit)", timeout: 0)
+            let closed = try #require(await next(&signals))
+            #expect(closed.arguments == [.uint32(first), .uint32(1)])
+            let status = try await relayctl(["status", "--phone", "--json", "--control-socket", socket])
+            let object = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+            #expect(object?["notifications"] as? Int == limit)
+            #expect(newest == first + UInt32(limit))
+        }
+    }
+
     // MARK: Helpers
 
     /// Starts relay-phone on a private bus, waits for its "ready:" line, runs `body`, then stops

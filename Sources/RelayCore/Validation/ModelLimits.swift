@@ -31,6 +31,10 @@ public enum ModelLimits {
     public static let minimumRepeatInterval: Double = 60
     /// The longest time interval: ten years.
     public static let maximumTimeInterval: Double = 10 * 366 * 86_400
+    /// Delivered notifications the phone keeps per app (and per API): a newer one closes the
+    /// oldest, as expired, so that an app that never lets the user's list go does not grow the
+    /// phone's and the wearable's memory and storage without end.
+    public static let deliveredPerApp = 1_000
     /// Scheduled requests one app may have pending, as on Apple's platforms.
     public static let pendingRequestsPerApp = 64
     /// Any date, in whole seconds since 1970 UTC: the years 1 to 9999, what calendars compute with.
