@@ -144,7 +144,10 @@ struct LinkEventLoop {
             if let outcome = result.outcome { return try await finish(result.frames, outcome, &state) }
             frames = result.frames
         case .command(.bulk(let body)):
-            session.enqueueBulk(body)
+            if !session.enqueueBulk(body), session.bulkRefused == 1 {
+                logger.warning(
+                    "the peer asks for more bulk data than it reads; answers beyond \(LinkSession.bulkBacklogLimit) chunks are dropped")
+            }
             if !state.chunkInFlight {
                 frames = try await carryOut(session.nextBulkFrame(), session: &session, state: &state).frames
                 bulkStep = true

@@ -179,6 +179,19 @@ import Testing
     let wearableKey = StaticKeyPair.generate()
     let start = ContinuousClock.now
 
+    @Test func aPeerThatAsksForMoreThanItReadsIsNotAnsweredBeyondTheBacklogLimit() throws {
+        let phone = DurableSide(epoch: 1)
+        let wearable = DurableSide(epoch: 2)
+        var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
+        let chunk = Relay_V1_Envelope.OneOf_Body.attachmentChunk(.with { $0.data = Data(repeating: 1, count: 4096) })
+        var taken = 0
+        for _ in 0..<LinkSession.bulkBacklogLimit where pair.phone.enqueueBulk(chunk) { taken += 1 }
+        #expect(taken == LinkSession.bulkBacklogLimit)
+        let oneMore = pair.phone.enqueueBulk(chunk)
+        #expect(!oneMore)
+        #expect(pair.phone.bulkBacklog == LinkSession.bulkBacklogLimit && pair.phone.bulkRefused == 1)
+    }
+
     @Test func controlMessagesNeverWaitBehindMoreThanOneChunk() throws {
         var phone = DurableSide(epoch: 1)
         var wearable = DurableSide(epoch: 2)

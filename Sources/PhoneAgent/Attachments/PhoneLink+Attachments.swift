@@ -22,9 +22,13 @@ extension PhoneLink {
         }
     }
 
+    /// The most one request is answered with; the wearable asks for a chunk or two at a time.
+    static let maximumAnswerBytes = 64 * 1024
+
     /// Answers the wearable's request for an attachment: `length` bytes (0: the rest of the file)
-    /// from the requested offset, in chunks on the bulk channel of the current session. The
-    /// wearable asks for little at a time, so alerts never wait behind much of it.
+    /// from the requested offset, at most `maximumAnswerBytes`, in chunks on the bulk channel of
+    /// the current session. The wearable asks for little at a time, so alerts never wait behind
+    /// much of it, and a peer cannot have the phone read whole files into memory at a word.
     func sendAttachment(_ request: Relay_V1_AttachmentRequest) {
         guard let digest = AttachmentDigest(bytes: request.sha256), let size = attachments.size(of: digest) else {
             logger.warning("the wearable asked for an attachment the phone does not hold", metadata: ["sha256": "\(request.sha256.hexString)"])
@@ -35,7 +39,8 @@ extension PhoneLink {
             logger.warning("the wearable asked for an attachment past its end", metadata: ["sha256": "\(digest)", "offset": "\(offset)"])
             return
         }
-        let end = request.length == 0 ? size : min(size, offset + Int(request.length))
+        let wanted = request.length == 0 ? size - offset : Int(request.length)
+        let end = min(size, offset + min(wanted, Self.maximumAnswerBytes))
         var chunks: [Relay_V1_Envelope.OneOf_Body] = []
         repeat {
             let data: Data

@@ -202,9 +202,23 @@ public struct LinkSession: ~Copyable {
         return sendWindow()
     }
 
+    /// The most bulk messages the session holds: a peer asking for more than it reads (a
+    /// wearable keeps two small requests out at a time) is not answered beyond this.
+    public static let bulkBacklogLimit = 256
+
+    /// Bulk messages refused because the backlog was full.
+    public private(set) var bulkRefused = 0
+
     /// Queues bulk data (attachment chunks): it goes out only through `nextBulkFrame()`.
-    public mutating func enqueueBulk(_ body: Relay_V1_Envelope.OneOf_Body) {
+    /// Returns false, queueing nothing, when `bulkBacklogLimit` are waiting already.
+    @discardableResult
+    public mutating func enqueueBulk(_ body: Relay_V1_Envelope.OneOf_Body) -> Bool {
+        guard bulkQueue.count < Self.bulkBacklogLimit else {
+            bulkRefused += 1
+            return false
+        }
         bulkQueue.append(body)
+        return true
     }
 
     /// Sends a message outside the log at once (pairing, attachment requests).
