@@ -3,6 +3,7 @@ import Crypto
 import Glibc
 import RelaySystem
 import RelayWire
+import Synchronization
 
 /// Attachments by content: each file once, named by the SHA-256 of its bytes, in the state
 /// directory's `attachments` folder (mode 0700; files 0600).
@@ -14,6 +15,16 @@ import RelayWire
 public struct AttachmentStore: Sendable {
     /// The folder.
     public let directory: String
+    /// Shared by the copies of a store, as the folder is.
+    private let writes = WriteCount()
+
+    private final class WriteCount: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    /// Files written since the store was opened: for a sweeper that should not wait its hour
+    /// while an app fills the folder.
+    public var filesWritten: Int { writes.value.load(ordering: .relaxed) }
 
     /// Opens (creating if needed) the `attachments` folder of a state directory.
     public init(in state: StateDirectory) throws(StoreError) {
@@ -26,7 +37,10 @@ public struct AttachmentStore: Sendable {
     @discardableResult
     public func put(_ bytes: Data) throws(StoreError) -> AttachmentDigest {
         let digest = AttachmentDigest(of: bytes)
-        if size(of: digest) != bytes.count { try PrivateFiles.write(bytes, to: path(of: digest)) }
+        if size(of: digest) != bytes.count {
+            try PrivateFiles.write(bytes, to: path(of: digest))
+            writes.value.add(1, ordering: .relaxed)
+        }
         return digest
     }
 

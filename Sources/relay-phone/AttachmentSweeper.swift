@@ -3,21 +3,22 @@ import PhoneAgent
 import RelayCore
 import RelayStore
 
-/// Deletes, once an hour, the stored attachments no delivered notification or pending request
-/// refers to any more (start-up does the same at once, RelayPhone.swift). Files stored within
-/// the last ten minutes are spared: they may belong to a notification on its way into the centre.
+/// Sweeps the attachment store of files no delivered notification or pending request refers to
+/// any more, when `AttachmentSweepPolicy` says (start-up does it at once, RelayPhone.swift).
 enum AttachmentSweeper {
-    static let interval: Duration = .seconds(3600)
-    static let grace: TimeInterval = 600
+    /// How often the policy is asked: the count of new files is looked at this often.
+    static let look: Duration = .seconds(10)
 
-    /// Sweeps every `interval` until the task is cancelled.
+    /// Sweeps as the policy says until the task is cancelled.
     static func run(server: NotificationServer, store: AttachmentStore, log: @escaping @Sendable (String) -> Void) async {
-        while (try? await Task.sleep(for: interval)) != nil {
+        var policy = AttachmentSweepPolicy(now: .now, written: store.filesWritten)
+        while (try? await Task.sleep(for: look)) != nil {
+            guard let spare = policy.sweep(now: .now, written: store.filesWritten) else { continue }
             let inUse = server.state.withLock { state in
                 state.centre.list.flatMap(\.content.attachments) + state.centre.apps.pending.list().flatMap(\.request.content.attachments)
             }
             let removed = store.sweep(
-                keeping: Set(inUse.compactMap { AttachmentDigest(url: $0.url) }), modifiedBefore: Date().addingTimeInterval(-grace))
+                keeping: Set(inUse.compactMap { AttachmentDigest(url: $0.url) }), modifiedBefore: Date().addingTimeInterval(-spare))
             if removed > 0 { log("relay-phone: \(removed) stored attachments no notification refers to any more were deleted") }
         }
     }

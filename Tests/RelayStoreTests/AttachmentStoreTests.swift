@@ -29,6 +29,11 @@ struct AttachmentStoreTests {
             #expect(store.size(of: digest) == bytes.count)
             #expect(try store.put(bytes) == digest)
             #expect(store.stored() == [digest])
+            // Counted once, by every copy of the store: what the phone's sweeper watches.
+            let copy = store
+            _ = try copy.put(Data("a sunrise".utf8))
+            #expect(store.filesWritten == 2)
+            store.sweep(keeping: [digest])
             #expect(Self.mode(folder) == 0o700)
             #expect(Self.mode(store.path(of: digest)) == 0o600)
             #expect(try store.read(digest, offset: 2, count: 3) == Data("sun".utf8))
