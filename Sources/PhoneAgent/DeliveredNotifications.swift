@@ -19,7 +19,7 @@ public struct DeliveredNotifications: Sendable {
     }
 
     private var byID: [UInt32: DeliveredNotification] = [:]
-    /// Each bucket's ids in the order they were first delivered (an update keeps its place).
+    /// Each bucket's ids, least recently posted or updated first.
     private var byBucket: [Bucket: [UInt32]] = [:]
     /// Changed ids, each with whether it was delivered before its first change.
     private var journal: [UInt32: Bool] = [:]
@@ -52,10 +52,10 @@ public struct DeliveredNotifications: Sendable {
     /// How many notifications a bucket holds.
     func count(in bucket: Bucket) -> Int { byBucket[bucket]?.count ?? 0 }
 
-    /// A bucket's notifications, in the order they were first delivered.
+    /// A bucket's notifications, least recently posted or updated first.
     func ids(in bucket: Bucket) -> [UInt32] { byBucket[bucket] ?? [] }
 
-    /// A bucket's notification delivered first.
+    /// A bucket's notification posted or updated longest ago.
     func oldest(in bucket: Bucket) -> UInt32? { byBucket[bucket]?.first }
 
     /// Sets the notification of `id`, noting the change; returns what was there.
@@ -65,16 +65,15 @@ public struct DeliveredNotifications: Sendable {
         return byID.updateValue(notification, forKey: id)
     }
 
-    /// Moves `id` between buckets after its notification changed from `old` to the one stored now.
+    /// Files `id` in its bucket after its notification changed from `old` to the one stored
+    /// now: a new or updated one goes last (an app's progress notification, replaced again
+    /// and again, is its newest, not its oldest), a removed one leaves.
     private mutating func updateIndex(_ id: UInt32, from old: DeliveredNotification?) {
-        let before = old.map(Bucket.init)
-        let after = byID[id].map(Bucket.init)
-        guard before != after else { return }
-        if let before {
+        if let before = old.map(Bucket.init) {
             byBucket[before]?.removeAll { $0 == id }
             if byBucket[before]?.isEmpty == true { byBucket.removeValue(forKey: before) }
         }
-        if let after { byBucket[after, default: []].append(id) }
+        if let after = byID[id].map(Bucket.init) { byBucket[after, default: []].append(id) }
     }
 
     /// Every notification, in no particular order.

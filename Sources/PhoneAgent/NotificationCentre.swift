@@ -59,7 +59,7 @@ public struct NotificationCentre: Sendable {
         return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt, evicted: trim(notification))
     }
 
-    /// Closes the oldest notifications of `newest`'s app (through its API) beyond
+    /// Closes the least recently posted or updated notifications of `newest`'s app (through its API) beyond
     /// `ModelLimits.deliveredPerApp`, as expired: a freedesktop one with its `NotificationClosed`,
     /// one of Relay's own API silently (the app removed nothing, and gets no response).
     mutating func trim(_ newest: DeliveredNotification) -> [NotificationSignal] {

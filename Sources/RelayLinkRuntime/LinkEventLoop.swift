@@ -146,7 +146,7 @@ struct LinkEventLoop {
         case .command(.bulk(let body)):
             if !session.enqueueBulk(body), session.bulkRefused == 1 {
                 logger.warning(
-                    "the peer asks for more bulk data than it reads; answers beyond \(LinkSession.bulkBacklogLimit) chunks are dropped")
+                    "the peer asks for a file faster than it reads it; answers beyond \(LinkSession.bulkBacklogPerFile) chunks of one file are dropped")
             }
             if !state.chunkInFlight {
                 frames = try await carryOut(session.nextBulkFrame(), session: &session, state: &state).frames

@@ -40,8 +40,17 @@ public struct AttachmentStore: Sendable {
         if size(of: digest) != bytes.count {
             try PrivateFiles.write(bytes, to: path(of: digest))
             writes.value.add(1, ordering: .relaxed)
+        } else {
+            markUsed(digest)
         }
         return digest
+    }
+
+    /// Marks a stored file as just used (its modification time now): a sweep spares it as it
+    /// spares a file just written, for a notification that refers to it again is on its way
+    /// into the centre, which the sweep's list of files in use may not show yet.
+    public func markUsed(_ digest: AttachmentDigest) {
+        _ = utimensat(AT_FDCWD, path(of: digest), nil, 0)
     }
 
     /// The stored file's size, or `nil` when it is not stored.

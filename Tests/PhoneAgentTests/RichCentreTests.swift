@@ -142,10 +142,13 @@ import Testing
         let kept = centre.delivered(appID: Self.app).compactMap(\.request?.identifier)
         #expect(kept.count == ModelLimits.deliveredPerApp)
         #expect(kept.first == "p1" && kept.last == "p\(ModelLimits.deliveredPerApp)")
-        // Posting a kept identifier again is an update in place, not one more.
+        // Posting a kept identifier again is an update in place, not one more; it is the newest then.
         let update = try centre.post(request("p1", title: "Updated"), appID: Self.app, sender: nil, now: now)
         #expect(update.replaced)
         #expect(centre.delivered(appID: Self.app).count == ModelLimits.deliveredPerApp)
+        _ = try centre.post(request("one more"), appID: Self.app, sender: nil, now: now)
+        let identifiers = Set(centre.delivered(appID: Self.app).compactMap(\.request?.identifier))
+        #expect(identifiers.contains("p1") && !identifiers.contains("p2"))
     }
 
     @Test func anAppHasAtMostSixtyFourPendingRequests() throws {

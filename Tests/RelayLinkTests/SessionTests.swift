@@ -183,13 +183,20 @@ import Testing
         let phone = DurableSide(epoch: 1)
         let wearable = DurableSide(epoch: 2)
         var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
-        let chunk = Relay_V1_Envelope.OneOf_Body.attachmentChunk(.with { $0.data = Data(repeating: 1, count: 4096) })
+        func chunk(_ file: UInt8) -> Relay_V1_Envelope.OneOf_Body {
+            .attachmentChunk(.with { $0.sha256 = Data(repeating: file, count: 32); $0.data = Data(repeating: 1, count: 4096) })
+        }
         var taken = 0
-        for _ in 0..<LinkSession.bulkBacklogLimit where pair.phone.enqueueBulk(chunk) { taken += 1 }
-        #expect(taken == LinkSession.bulkBacklogLimit)
-        let oneMore = pair.phone.enqueueBulk(chunk)
+        for _ in 0..<LinkSession.bulkBacklogPerFile where pair.phone.enqueueBulk(chunk(1)) { taken += 1 }
+        #expect(taken == LinkSession.bulkBacklogPerFile)
+        let oneMore = pair.phone.enqueueBulk(chunk(1))
         #expect(!oneMore)
-        #expect(pair.phone.bulkBacklog == LinkSession.bulkBacklogLimit && pair.phone.bulkRefused == 1)
+        #expect(pair.phone.bulkRefused == 1)
+        // A catch-up asking for many files at once is not held back by the bound of one.
+        var others = 0
+        for file in 2...200 as ClosedRange<UInt8> where pair.phone.enqueueBulk(chunk(file)) && pair.phone.enqueueBulk(chunk(file)) { others += 1 }
+        #expect(others == 199)
+        #expect(pair.phone.bulkBacklog == LinkSession.bulkBacklogPerFile + 2 * 199)
     }
 
     @Test func controlMessagesNeverWaitBehindMoreThanOneChunk() throws {

@@ -99,6 +99,23 @@ struct AttachmentStoreTests {
         }
     }
 
+    @Test("a file stored again (or marked used) counts as new for the sweep's grace")
+    func storingAgainRenewsTheGrace() throws {
+        try Self.withStore { store, _ in
+            let bytes = Data("an avatar posted again".utf8)
+            let digest = try store.put(bytes)
+            // An hour old, then posted again by another notification.
+            var times = [timespec(tv_sec: time(nil) - 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, store.path(of: digest), &times, 0) == 0)
+            #expect(try store.put(bytes) == digest)
+            #expect(store.sweep(keeping: [], modifiedBefore: Date().addingTimeInterval(-60)) == 0)
+            #expect(utimensat(AT_FDCWD, store.path(of: digest), &times, 0) == 0)
+            store.markUsed(digest)
+            #expect(store.sweep(keeping: [], modifiedBefore: Date().addingTimeInterval(-60)) == 0)
+            #expect(store.stored() == [digest])
+        }
+    }
+
     @Test("a sweep with a grace period spares files stored within it")
     func sweepSparesNewFiles() throws {
         try Self.withStore { store, _ in

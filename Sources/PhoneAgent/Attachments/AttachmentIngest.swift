@@ -78,6 +78,7 @@ public struct AttachmentIngest: Sendable {
     func take(_ attachment: NotificationAttachment) throws(AttachmentIngestError) -> NotificationAttachment {
         if let digest = AttachmentDigest(url: attachment.url) {
             guard store.size(of: digest) != nil else { throw .notStored(digest) }
+            store.markUsed(digest)
             return attachment
         }
         guard let path = Self.localPath(of: attachment.url) else { throw .notALocalFile(attachment.url) }

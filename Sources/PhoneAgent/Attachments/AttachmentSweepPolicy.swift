@@ -6,8 +6,8 @@ public import Foundation
 ///
 /// Once an hour, sparing the last ten minutes; and, because an app posting image after image
 /// (and closing them) would fill the disk within the hour, after every `floodFiles` new files
-/// too, sparing only the last `floodGrace` seconds: a stored file is in the centre
-/// microseconds later.
+/// too, sparing only the last `floodGrace` seconds: enough for a post taking in ten large
+/// images (each stored, or marked used, as it is taken in) to reach the centre.
 public struct AttachmentSweepPolicy: Sendable {
     /// The regular sweep's period.
     public static let interval: Duration = .seconds(3600)
@@ -16,7 +16,7 @@ public struct AttachmentSweepPolicy: Sendable {
     /// New files that bring a sweep before its hour.
     public static let floodFiles = 200
     /// What that sweep spares, in seconds.
-    public static let floodGrace: TimeInterval = 10
+    public static let floodGrace: TimeInterval = 60
 
     private var lastSweep: ContinuousClock.Instant
     private var writtenThen: Int

@@ -60,6 +60,8 @@ public struct LinkSession: ~Copyable {
     private let localHello: Relay_V1_Hello
     private let maximumFrameLength: Int
     private var bulkQueue: [Relay_V1_Envelope.OneOf_Body] = []
+    /// Chunks waiting in `bulkQueue`, by file.
+    private var bulkWaiting: [Data: Int] = [:]
     private var peerHelloReceived = false
     private var closed = false
 
@@ -202,23 +204,33 @@ public struct LinkSession: ~Copyable {
         return sendWindow()
     }
 
-    /// The most bulk messages the session holds: a peer asking for more than it reads (a
-    /// wearable keeps two small requests out at a time) is not answered beyond this.
-    public static let bulkBacklogLimit = 256
+    /// The most chunks of one file the session holds to send: a peer asking for a file faster
+    /// than it reads it is not answered beyond this. A wearable keeps two requests of one chunk
+    /// out per file; a catch-up asking for many files at once stays far inside, since the bound
+    /// is per file (and so what it can make the sender hold is bounded by what is stored).
+    public static let bulkBacklogPerFile = 32
 
-    /// Bulk messages refused because the backlog was full.
+    /// Bulk messages refused because their file's backlog was full.
     public private(set) var bulkRefused = 0
 
     /// Queues bulk data (attachment chunks): it goes out only through `nextBulkFrame()`.
-    /// Returns false, queueing nothing, when `bulkBacklogLimit` are waiting already.
+    /// Returns false, queueing nothing, when `bulkBacklogPerFile` chunks of its file wait already.
     @discardableResult
     public mutating func enqueueBulk(_ body: Relay_V1_Envelope.OneOf_Body) -> Bool {
-        guard bulkQueue.count < Self.bulkBacklogLimit else {
+        let file = Self.bulkFile(of: body)
+        guard bulkWaiting[file, default: 0] < Self.bulkBacklogPerFile else {
             bulkRefused += 1
             return false
         }
+        bulkWaiting[file, default: 0] += 1
         bulkQueue.append(body)
         return true
+    }
+
+    /// What a bulk message's backlog is counted by: its file's hash.
+    private static func bulkFile(of body: Relay_V1_Envelope.OneOf_Body) -> Data {
+        if case .attachmentChunk(let chunk) = body { return chunk.sha256 }
+        return Data()
     }
 
     /// Sends a message outside the log at once (pairing, attachment requests).
@@ -231,7 +243,11 @@ public struct LinkSession: ~Copyable {
     /// written, so a control frame waits behind at most one chunk.
     public mutating func nextBulkFrame() -> [Action] {
         guard !closed, peerHelloReceived, !bulkQueue.isEmpty else { return [] }
-        return seal(bulkQueue.removeFirst(), seq: 0)
+        let body = bulkQueue.removeFirst()
+        let file = Self.bulkFile(of: body)
+        bulkWaiting[file, default: 1] -= 1
+        if bulkWaiting[file] == 0 { bulkWaiting.removeValue(forKey: file) }
+        return seal(body, seq: 0)
     }
 
     /// Bulk messages waiting.
