@@ -135,6 +135,7 @@ import Testing
             Issue.record("the wearable did not give up on a peer that stopped reading: \(String(describing: outcome))")
             return
         }
-        #expect(logs.lines.withLock { $0 }.contains { $0.contains("the peer took nothing we sent") })
+        let lines = logs.lines.withLock { $0 }
+        #expect(lines.contains { $0.contains("the peer took nothing we sent") })
     }
 }

@@ -141,8 +141,10 @@ func connectedPair(socketBuffer: Int32? = nil) async throws -> (FramedConnection
         #expect(phoneEnded == .closed)
         // The phone said why it closed; the wearable reports exactly that.
         #expect(wearableEnded == .failed(.peerClosed("unspecified: test finished")))
-        #expect(wearableStore.state.withLock { $0.received } == Array(1...300))
-        #expect(logs.lines.withLock { $0 }.contains { $0.contains("link established") })
+        let received = wearableStore.state.withLock { $0.received }
+        #expect(received == Array(1...300))
+        let lines = logs.lines.withLock { $0 }
+        #expect(lines.contains { $0.contains("link established") })
     }
 
     @Test func garbageIsLoggedWithItsReasonAndCloses() async throws {
@@ -156,7 +158,8 @@ func connectedPair(socketBuffer: Int32? = nil) async throws -> (FramedConnection
         try await strangerEnd.run { _, writer in try await writer.writeRaw(Data([0, 8]) + Data("GET / HT".utf8)) }
         let ended = await outcome
         #expect(ended == .failed(.notRelay))
-        #expect(logs.lines.withLock { $0 }.contains { $0 == "warning: link closed: the peer is not a Relay agent (no Relay preamble)" })
+        let lines = logs.lines.withLock { $0 }
+        #expect(lines.contains { $0 == "warning: link closed: the peer is not a Relay agent (no Relay preamble)" })
     }
 
     @Test func aSilentPeerIsDeclaredDeadAndLogged() async throws {
@@ -192,6 +195,7 @@ func connectedPair(socketBuffer: Int32? = nil) async throws -> (FramedConnection
             Issue.record("expected a dead-link failure")
             return
         }
-        #expect(logs.lines.withLock { $0 }.contains { $0.contains("the link is dead") })
+        let lines = logs.lines.withLock { $0 }
+        #expect(lines.contains { $0.contains("the link is dead") })
     }
 }
