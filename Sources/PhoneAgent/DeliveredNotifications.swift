@@ -21,6 +21,10 @@ public struct DeliveredNotifications: Sendable {
     private var byID: [UInt32: DeliveredNotification] = [:]
     /// Each bucket's ids, least recently posted or updated first.
     private var byBucket: [Bucket: [UInt32]] = [:]
+    /// When each notification was last posted or updated, as a count: which bucket's oldest is
+    /// the oldest of all.
+    private var stamps: [UInt32: UInt64] = [:]
+    private var lastStamp: UInt64 = 0
     /// Changed ids, each with whether it was delivered before its first change.
     private var journal: [UInt32: Bool] = [:]
 
@@ -58,6 +62,12 @@ public struct DeliveredNotifications: Sendable {
     /// A bucket's notification posted or updated longest ago.
     func oldest(in bucket: Bucket) -> UInt32? { byBucket[bucket]?.first }
 
+    /// The notification posted or updated longest ago, of any bucket: a look at each bucket's
+    /// oldest, so as many steps as there are apps.
+    func oldestOverall() -> UInt32? {
+        byBucket.values.compactMap(\.first).min { stamps[$0, default: 0] < stamps[$1, default: 0] }
+    }
+
     /// Sets the notification of `id`, noting the change; returns what was there.
     private mutating func store(_ notification: DeliveredNotification?, _ id: UInt32) -> DeliveredNotification? {
         note(id)
@@ -73,7 +83,13 @@ public struct DeliveredNotifications: Sendable {
             byBucket[before]?.removeAll { $0 == id }
             if byBucket[before]?.isEmpty == true { byBucket.removeValue(forKey: before) }
         }
-        if let after = byID[id].map(Bucket.init) { byBucket[after, default: []].append(id) }
+        if let after = byID[id].map(Bucket.init) {
+            byBucket[after, default: []].append(id)
+            lastStamp += 1
+            stamps[id] = lastStamp
+        } else {
+            stamps.removeValue(forKey: id)
+        }
     }
 
     /// Every notification, in no particular order.
@@ -97,6 +113,8 @@ public struct DeliveredNotifications: Sendable {
         for notification in notifications.sorted(by: { $0.id < $1.id }) {
             byID[notification.id] = notification
             byBucket[Bucket(notification), default: []].append(notification.id)
+            lastStamp += 1
+            stamps[notification.id] = lastStamp
         }
     }
 }

@@ -234,8 +234,7 @@ extension NotificationCentre {
             category: apps.category(request.content.categoryIdentifier, of: appID), sender: sender, date: now,
             occurrence: occurrence)
         delivered[id] = notification
-        // Its app's oldest beyond the limit go silently: Relay's own API has no closed signal.
-        _ = trim(notification)
+        trim(notification)
         return PostOutcome(id: id, replaced: existing != nil)
     }
 

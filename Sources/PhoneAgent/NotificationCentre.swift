@@ -17,6 +17,8 @@ public struct NotificationCentre: Sendable {
     /// once the last id is stored (after 4,294,967,295 notifications they wrap, skipping 0 and
     /// ids still delivered).
     private var lastID: UInt32 = 0
+    /// Closes made to stay within the limits, not yet taken by the owner (`takeEvictions`).
+    private var evictions: [NotificationSignal] = []
 
     /// An empty centre.
     public init() {}
@@ -44,9 +46,6 @@ public struct NotificationCentre: Sendable {
         public var replaced: Bool
         /// When it expires, for the server's timer; `nil` for never.
         public var expiresAt: ContinuousClock.Instant?
-        /// The app's oldest notifications it closed, as expired, to stay within
-        /// `ModelLimits.deliveredPerApp`: their signals, to emit once the change is stored.
-        public var evicted: [NotificationSignal] = []
     }
 
     /// `Notify`: a new notification, or new content for the delivered one `call.replacesID`
@@ -56,21 +55,37 @@ public struct NotificationCentre: Sendable {
         let id = replaced ? call.replacesID : nextID()
         let notification = DeliveredNotification(id: id, call: call, sender: sender, now: now)
         delivered[id] = notification
-        return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt, evicted: trim(notification))
+        trim(notification)
+        return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt)
     }
 
-    /// Closes the least recently posted or updated notifications of `newest`'s app (through its API) beyond
-    /// `ModelLimits.deliveredPerApp`, as expired: a freedesktop one with its `NotificationClosed`,
-    /// one of Relay's own API silently (the app removed nothing, and gets no response).
-    mutating func trim(_ newest: DeliveredNotification) -> [NotificationSignal] {
+    /// The notifications closed to stay within the limits since the owner last took them: their
+    /// signals, to emit with those of the operation that made room (every operation that posts).
+    public mutating func takeEvictions() -> [NotificationSignal] {
+        defer { evictions.removeAll() }
+        return evictions
+    }
+
+    /// Makes room after `newest` was posted: closes, as expired, the notifications of its app
+    /// (through its API) beyond `ModelLimits.deliveredPerApp`, then any beyond
+    /// `ModelLimits.deliveredOverall`, each time the one posted or updated longest ago. A
+    /// freedesktop one leaves a `NotificationClosed` in ``takeEvictions()`` (unless not
+    /// `announcing`, for monitor mode, where the other server speaks), one of Relay's own API
+    /// goes silently (the app removed nothing, and gets no response).
+    mutating func trim(_ newest: DeliveredNotification, announcing: Bool = true) {
         let bucket = DeliveredNotifications.Bucket(newest)
-        var signals: [NotificationSignal] = []
         while delivered.count(in: bucket) > ModelLimits.deliveredPerApp, let oldest = delivered.oldest(in: bucket) {
-            let closed = bucket.rich ? [] : close(oldest, reason: .expired)
-            if closed.isEmpty { delivered.removeValue(forKey: oldest) }
-            signals += closed
+            evict(oldest, announcing: announcing)
         }
-        return signals
+        while delivered.count > ModelLimits.deliveredOverall, let oldest = delivered.oldestOverall() {
+            evict(oldest, announcing: announcing)
+        }
+    }
+
+    private mutating func evict(_ id: UInt32, announcing: Bool) {
+        let closed = announcing ? close(id, reason: .expired) : []
+        if closed.isEmpty { delivered.removeValue(forKey: id) }
+        evictions += closed
     }
 
     /// Removes a notification for `reason`. `CloseNotification` of an id that is not delivered is
@@ -153,7 +168,8 @@ extension NotificationCentre {
         if let holder = delivered[id], holder.origin != .freedesktop { return nil }
         let notification = DeliveredNotification(id: id, call: call, sender: sender, now: now)
         let replaced = delivered.updateValue(notification, forKey: id) != nil
-        // The other server keeps its own; this copy (and the wearable's) stays within the limit.
-        return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt, evicted: trim(notification))
+        // The other server keeps its own; this copy (and the wearable's) stays within the limits.
+        trim(notification, announcing: false)
+        return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt)
     }
 }

@@ -84,7 +84,9 @@ final class NotificationServer: Sendable {
         let (result, signals, ticket) = try state.withLock {
             (state) throws(Failure) -> (Result, [NotificationSignal], CommitTicket?) in
             let before = Snapshot(state.centre)
-            let (signals, result) = try body(&state.centre)
+            let (own, result) = try body(&state.centre)
+            // With what a post closed to keep within the limits.
+            let signals = own + state.centre.takeEvictions()
             retireTimers(of: signals, &state)
             let ticket = mirrorChanges(since: before, &state, signals: signals, by: .phone, then: announcement(of: signals))
             return (result, signals, ticket)
@@ -156,10 +158,10 @@ final class NotificationServer: Sendable {
         let (id, ticket) = state.withLock { state in
             let before = Snapshot(state.centre)
             let outcome = state.centre.notify(call, sender: message.sender, now: .now)
-            // The app's oldest, closed to keep it within the limit: announced once stored.
-            retireTimers(of: outcome.evicted, &state)
-            let ticket = mirrorChanges(
-                since: before, &state, signals: outcome.evicted, by: .phone, then: announcement(of: outcome.evicted))
+            // Closed to keep within the limits: announced once stored.
+            let evicted = state.centre.takeEvictions()
+            retireTimers(of: evicted, &state)
+            let ticket = mirrorChanges(since: before, &state, signals: evicted, by: .phone, then: announcement(of: evicted))
             state.timers.removeValue(forKey: outcome.id)?.cancel()
             if let deadline = outcome.expiresAt { state.timers[outcome.id] = expiryTimer(until: deadline) }
             return (outcome.id, ticket)

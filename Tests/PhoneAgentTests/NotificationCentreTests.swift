@@ -45,12 +45,37 @@ import Testing
             NotificationRequest(identifier: "r", content: NotificationContent(title: "Rich")), appID: "calendar", sender: nil, now: .now)
         // Updating the oldest makes it the newest (a progress notification stays); the next new
         // one closes the one posted longest ago.
-        #expect(centre.notify(call("n0 again", replacing: ids[0]), sender: ":1.7", now: start).evicted.isEmpty)
-        let newest = centre.notify(call("one more"), sender: ":1.7", now: start)
-        #expect(newest.evicted == [.closed(id: ids[1], reason: .expired)])
+        _ = centre.notify(call("n0 again", replacing: ids[0]), sender: ":1.7", now: start)
+        #expect(centre.takeEvictions().isEmpty)
+        _ = centre.notify(call("one more"), sender: ":1.7", now: start)
+        #expect(centre.takeEvictions() == [.closed(id: ids[1], reason: .expired)])
+        #expect(centre.takeEvictions().isEmpty, "taken once")
         #expect(centre.delivered[ids[1]] == nil && centre.delivered[ids[0]] != nil && centre.delivered[ids[2]] != nil)
         #expect(centre.delivered[elsewhere] != nil && centre.delivered[rich.id] != nil)
         #expect(centre.list.filter { $0.appName == "calendar" && $0.origin == .freedesktop }.count == limit)
+    }
+
+    /// A client names its app as it likes: past the limit in all, the notification posted or
+    /// updated longest ago closes, whichever app it is from.
+    @Test func theCentreKeepsItsNewestTenThousandInAll() {
+        var centre = NotificationCentre()
+        var first: UInt32 = 0
+        for index in 0..<ModelLimits.deliveredOverall {
+            var each = call("n\(index)")
+            each.appName = "app \(index % 50)"
+            let id = centre.notify(each, sender: ":1.7", now: start).id
+            if index == 0 { first = id }
+        }
+        #expect(centre.takeEvictions().isEmpty)
+        // Updated, the first is the newest; the second goes when one more comes.
+        var again = call("n0 again", replacing: first)
+        again.appName = "app 0"
+        _ = centre.notify(again, sender: ":1.7", now: start)
+        var more = call("one more")
+        more.appName = "yet another app"
+        _ = centre.notify(more, sender: ":1.7", now: start)
+        #expect(centre.takeEvictions() == [.closed(id: first + 1, reason: .expired)])
+        #expect(centre.delivered.count == ModelLimits.deliveredOverall)
     }
 
     @Test func idsStartAtOneAndAreNotReused() {

@@ -35,6 +35,9 @@ public enum ModelLimits {
     /// oldest, as expired, so that an app that never lets the user's list go does not grow the
     /// phone's and the wearable's memory and storage without end.
     public static let deliveredPerApp = 1_000
+    /// Delivered notifications the phone keeps in all: the bound when apps are many (a client
+    /// names its app as it likes), closing the one posted or updated longest ago, of any app.
+    public static let deliveredOverall = 10_000
     /// Scheduled requests one app may have pending, as on Apple's platforms.
     public static let pendingRequestsPerApp = 64
     /// Any date, in whole seconds since 1970 UTC: the years 1 to 9999, what calendars compute with.
