@@ -12,6 +12,11 @@ public final class Typesetter {
     private var glyphCache = GlyphCache()
     private var clusters: [ClusterKey: ClusterGlyphs] = [:]
     private var metricsCache: [TextStyle: LineMetrics] = [:]
+    /// The most scalars a cluster is drawn from; emoji sequences and stacked diacritics of real
+    /// text stay far below.
+    public static let longestCluster = 32
+    /// Distinct clusters kept at most: the cache starts again when full, as the glyph cache does.
+    public static let clusterCacheLimit = 16_384
 
     /// The ellipsis that ends truncated text.
     public static let ellipsis: Character = "…"
@@ -112,6 +117,9 @@ public final class Typesetter {
     /// How many glyphs have been rendered and kept.
     public var cachedGlyphCount: Int { glyphCache.count }
 
+    /// How many grapheme clusters are resolved and kept (bounded by `clusterCacheLimit`).
+    public var cachedClusterCount: Int { clusters.count }
+
     private func breaker(_ style: TextStyle) -> LineBreaker {
         LineBreaker(width: { self.width(of: $0, style: style) }, ellipsisWidth: width(of: Self.ellipsis, style: style))
     }
@@ -126,6 +134,11 @@ public final class Typesetter {
     /// The glyphs that draw a cluster: all from the first font that has every scalar, so a base
     /// and its marks match; a missing box when no font has them all.
     private func resolve(_ character: Character, weight: FontWeight) -> ClusterGlyphs {
+        // A cluster no script needs (a base under thousands of marks, as only a peer sending
+        // junk makes) is a missing box at once: resolved and cached, it cost milliseconds to
+        // hash on every look-up and stayed in memory for good.
+        guard character.unicodeScalars.count <= Self.longestCluster else { return .missing }
+        if clusters.count >= Self.clusterCacheLimit { clusters.removeAll(keepingCapacity: true) }
         let key = ClusterKey(character: character, weight: weight)
         if let cached = clusters[key] { return cached }
         let resolved: ClusterGlyphs

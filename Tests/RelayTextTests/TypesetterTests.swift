@@ -64,6 +64,29 @@ import Testing
         #expect(setter.width(of: "🇹🇭", style: TextStyle(size: 20)) == setter.width(of: "👨‍👩‍👧", style: TextStyle(size: 20)))
     }
 
+    /// A peer can send a base under thousands of marks: one grapheme cluster of 4 KB.
+    @Test func aClusterNoScriptNeedsIsAMissingBoxAndNotKept() throws {
+        let setter = try typesetter()
+        let style = TextStyle(size: 20)
+        let junk = Character("a" + String(repeating: "\u{0301}\u{0316}", count: 1_000))
+        #expect(setter.width(of: junk, style: style) == setter.width(of: "🇹🇭", style: style))
+        let kept = setter.cachedClusterCount
+        _ = setter.layout(String(junk) + " " + String(junk), style: style, maxWidth: 216)
+        #expect(setter.cachedClusterCount <= kept + 2, "only the space and the ellipsis layout measures are new")
+        // Ordinary accented text still resolves its marks with their base.
+        #expect(setter.width(of: "é", style: style) != setter.width(of: "🇹🇭", style: style))
+    }
+
+    @Test func theClusterCacheStartsAgainWhenFull() throws {
+        let setter = try typesetter()
+        let style = TextStyle(size: 12)
+        for scalar in 0x4E00..<(0x4E00 + Typesetter.clusterCacheLimit + 100) {
+            guard let unicode = Unicode.Scalar(scalar) else { continue }
+            _ = setter.width(of: Character(unicode), style: style)
+        }
+        #expect(setter.cachedClusterCount <= Typesetter.clusterCacheLimit)
+    }
+
     @Test func layoutWrapsToTheWidthAndEllipsizes() throws {
         let setter = try typesetter()
         let style = TextStyle(size: 18)
