@@ -30,7 +30,22 @@ public struct UIStateMachine {
 
     /// Applies an event and returns what to do, `.render` last when the screen changed.
     public mutating func handle(_ event: UIEvent) -> [UIAction] {
+        handle([event])
+    }
+
+    /// Applies events in order, as one change: what to do for each, then `.render` once if the
+    /// screen changed. The screen model is built before and after the whole batch: built around
+    /// each event, a catch-up of n notifications with the list open cost n times a model of n.
+    @discardableResult
+    public mutating func handle(_ events: [UIEvent]) -> [UIAction] {
         let before = screenModel
+        var actions: [UIAction] = []
+        for event in events { actions += apply(event) }
+        if screenModel != before { actions.append(.render) }
+        return actions
+    }
+
+    private mutating func apply(_ event: UIEvent) -> [UIAction] {
         var actions: [UIAction] = []
         switch event {
         case .upsert(let notification, let alert):
@@ -66,7 +81,6 @@ public struct UIStateMachine {
             state.storedImages[url] = nil
             clampPositions()
         }
-        if screenModel != before { actions.append(.render) }
         return actions
     }
 

@@ -96,7 +96,7 @@ final class WearableRuntime {
     /// Serves until SIGINT or SIGTERM, then removes the socket.
     func run() throws {
         defer { listener.close() }
-        for event in link.initialEvents { _ = machine.handle(event) }
+        _ = machine.handle(link.initialEvents)
         display.show(machine.screenModel)
         let listening = try startLink()
         defer {
@@ -126,9 +126,7 @@ final class WearableRuntime {
                 mailbox.acknowledgeWakeUp()
                 // A burst arrives as many events; the screen is drawn once for all of them.
                 let batch = Array(mailbox.take().joined())
-                var changed = false
-                for event in batch { changed = handle(event) || changed }
-                if changed {
+                if handle(batch) {
                     display.show(machine.screenModel)
                     trace?.presented(batch)
                 }
@@ -146,14 +144,14 @@ final class WearableRuntime {
     /// Feeds an event, carries out what the state machine asks, and shows the result when
     /// the screen changed.
     func apply(_ event: UIEvent) {
-        if handle(event) { display.show(machine.screenModel) }
+        if handle([event]) { display.show(machine.screenModel) }
     }
 
-    /// Feeds an event and carries out what the state machine asks; returns whether the
-    /// screen changed.
-    private func handle(_ event: UIEvent) -> Bool {
-        countAlert(event)
-        let actions = machine.handle(event)
+    /// Feeds events (as one change) and carries out what the state machine asks; returns
+    /// whether the screen changed.
+    private func handle(_ events: [UIEvent]) -> Bool {
+        for event in events { countAlert(event) }
+        let actions = machine.handle(events)
         for action in actions {
             switch action {
             case .render:

@@ -25,6 +25,23 @@ import WearableUI
         #expect(machine.state.screen == .idle)
     }
 
+    /// A catch-up arrives as one batch: each notification's own actions, and one render.
+    @Test func aBatchOfEventsRendersOnceAtItsEnd() throws {
+        var machine = try makeMachine()
+        machine.press(.select)  // the list, where every notification makes a row
+        let batch = (0..<2_000).map { index -> UIEvent in
+            var request = SeedExamples.cyrillicMessage
+            request.identifier = "n\(index)"
+            return .upsert(delivered(request), alert: false)
+        }
+        #expect(machine.handle(batch) == [.render])
+        #expect(machine.state.notifications.count == 2_000)
+        // A batch that changes nothing on screen in the end renders nothing.
+        var passing = SeedExamples.cyrillicMessage
+        passing.identifier = "passing"
+        #expect(machine.handle([.upsert(delivered(passing), alert: false), .remove(identifier: "passing")]).isEmpty)
+    }
+
     @Test func anUpdateInPlaceNeverAlertsAgain() throws {
         var machine = try makeMachine()
         machine.feed(.upsert(delivered(SeedExamples.meetingInvite), alert: true))

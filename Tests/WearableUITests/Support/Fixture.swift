@@ -28,12 +28,6 @@ func delivered(_ request: NotificationRequest, app: String = "Social", minutesAg
 }
 
 extension UIStateMachine {
-    /// Feeds events, returning every action they produced.
-    @discardableResult
-    mutating func handle(_ events: [UIEvent]) -> [UIAction] {
-        events.flatMap { handle($0) }
-    }
-
     /// Feeds one event, returning its actions (which a test may ignore).
     @discardableResult
     mutating func feed(_ event: UIEvent) -> [UIAction] {
