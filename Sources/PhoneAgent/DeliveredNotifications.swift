@@ -20,9 +20,9 @@ public struct DeliveredNotifications: Sendable {
 
     private var byID: [UInt32: DeliveredNotification] = [:]
     /// Each bucket's ids, least recently posted or updated first.
-    private var byBucket: [Bucket: [UInt32]] = [:]
-    /// When each notification was last posted or updated, as a count: which bucket's oldest is
-    /// the oldest of all.
+    private var byBucket: [Bucket: RecencyQueue] = [:]
+    /// When each notification was last posted or updated, as a count: which entry in its
+    /// bucket's queue is live, and which bucket's oldest is the oldest of all.
     private var stamps: [UInt32: UInt64] = [:]
     private var lastStamp: UInt64 = 0
     /// Changed ids, each with whether it was delivered before its first change.
@@ -57,15 +57,20 @@ public struct DeliveredNotifications: Sendable {
     func count(in bucket: Bucket) -> Int { byBucket[bucket]?.count ?? 0 }
 
     /// A bucket's notifications, least recently posted or updated first.
-    func ids(in bucket: Bucket) -> [UInt32] { byBucket[bucket] ?? [] }
+    func ids(in bucket: Bucket) -> [UInt32] { byBucket[bucket]?.ids(stamps: stamps) ?? [] }
 
     /// A bucket's notification posted or updated longest ago.
-    func oldest(in bucket: Bucket) -> UInt32? { byBucket[bucket]?.first }
+    mutating func oldest(in bucket: Bucket) -> UInt32? { byBucket[bucket]?.oldest(stamps: stamps) }
 
     /// The notification posted or updated longest ago, of any bucket: a look at each bucket's
     /// oldest, so as many steps as there are apps.
-    func oldestOverall() -> UInt32? {
-        byBucket.values.compactMap(\.first).min { stamps[$0, default: 0] < stamps[$1, default: 0] }
+    mutating func oldestOverall() -> UInt32? {
+        var oldest: (id: UInt32, stamp: UInt64)?
+        for bucket in Array(byBucket.keys) {
+            guard let id = byBucket[bucket]?.oldest(stamps: stamps), let stamp = stamps[id] else { continue }
+            if oldest.map({ stamp < $0.stamp }) ?? true { oldest = (id, stamp) }
+        }
+        return oldest?.id
     }
 
     /// Sets the notification of `id`, noting the change; returns what was there.
@@ -79,17 +84,17 @@ public struct DeliveredNotifications: Sendable {
     /// now: a new or updated one goes last (an app's progress notification, replaced again
     /// and again, is its newest, not its oldest), a removed one leaves.
     private mutating func updateIndex(_ id: UInt32, from old: DeliveredNotification?) {
-        if let before = old.map(Bucket.init) {
-            byBucket[before]?.removeAll { $0 == id }
-            if byBucket[before]?.isEmpty == true { byBucket.removeValue(forKey: before) }
-        }
-        if let after = byID[id].map(Bucket.init) {
-            byBucket[after, default: []].append(id)
+        if byID[id] != nil {
             lastStamp += 1
             stamps[id] = lastStamp
         } else {
             stamps.removeValue(forKey: id)
         }
+        if let before = old.map(Bucket.init) {
+            byBucket[before]?.drop(stamps: stamps)
+            if byBucket[before]?.count == 0 { byBucket.removeValue(forKey: before) }
+        }
+        if let after = byID[id].map(Bucket.init) { byBucket[after, default: RecencyQueue()].append(id, stamp: lastStamp) }
     }
 
     /// Every notification, in no particular order.
@@ -112,9 +117,9 @@ public struct DeliveredNotifications: Sendable {
     init(restoring notifications: [DeliveredNotification]) {
         for notification in notifications.sorted(by: { $0.id < $1.id }) {
             byID[notification.id] = notification
-            byBucket[Bucket(notification), default: []].append(notification.id)
             lastStamp += 1
             stamps[notification.id] = lastStamp
+            byBucket[Bucket(notification), default: RecencyQueue()].append(notification.id, stamp: lastStamp)
         }
     }
 }
