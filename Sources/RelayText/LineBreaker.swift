@@ -42,10 +42,22 @@ struct LineBreaker {
     /// The longest prefix of `characters` (whole graphemes) that fits with "…" after it; the text
     /// itself when it fits as it is.
     func truncated(_ characters: [Character], maxWidth: Int) -> (count: Int, ellipsis: Bool) {
-        if !characters.contains(where: \.isNewline), measure(characters[...]) <= maxWidth {
+        if !characters.contains(where: \.isNewline), fits(characters[...], maxWidth) {
             return (characters.count, false)
         }
         return (ellipsized(characters, from: 0, maxWidth: maxWidth).range.count, true)
+    }
+
+    /// Whether the characters fit in `maxWidth`, measured no further than the edge: a row of a
+    /// long text need not have every glyph of it rendered to learn that it does not fit (a few
+    /// such rows of distinct glyphs emptied the glyph cache on every frame).
+    private func fits(_ characters: ArraySlice<Character>, _ maxWidth: Int) -> Bool {
+        var used = 0
+        for character in characters {
+            used += width(character)
+            if used > maxWidth { return false }
+        }
+        return true
     }
 
     /// The line starting at `start`: where it ends (trailing spaces trimmed), where the next one

@@ -13,6 +13,17 @@ import Testing
         "Mixed 😎 text ❤️ with 👍🏽 emoji",
     ]
 
+    /// A list row of a long text measures up to its edge, not the whole text.
+    @Test func truncatingALongTextRendersOnlyWhatIsNeeded() throws {
+        let setter = Typesetter(typeface: try Typeface(.dejaVuSans))
+        let style = TextStyle(size: 18)
+        let long = String((0..<2_000).compactMap { Unicode.Scalar(0x0400 + $0 % 256) }.map(Character.init))
+        let before = setter.cachedGlyphCount
+        let row = setter.truncated(long, style: style, maxWidth: 200)
+        #expect(row.hasSuffix("…") && row.count < 40)
+        #expect(setter.cachedGlyphCount - before < 64, "\(setter.cachedGlyphCount - before) glyphs rendered for one row")
+    }
+
     @Test(arguments: samples)
     func truncationKeepsWholeGraphemes(text: String) throws {
         let setter = Typesetter(typeface: try Typeface(.dejaVuSans))
