@@ -10,6 +10,8 @@ import WearableUI
 struct PairingSession: Sendable {
     var exchange: PairingExchange
     let remoteKey: Data
+    /// The code on the screen, once it is there: the user's answer is for it alone.
+    var shownCode: String?
 }
 
 extension WearableLink {
@@ -31,10 +33,17 @@ extension WearableLink {
         carryOut(steps)
     }
 
-    /// The user's answer on the wearable (Select: the codes match; Back: they do not).
-    public func confirmPairing(_ accepted: Bool) {
+    /// The user's answer on the wearable (Select: the codes match; Back: they do not) to the
+    /// code the screen showed. An answer to another code than the pairing's (a new pairing took
+    /// the screen as the user pressed) is ignored: a Select meant for one phone's code must
+    /// never pair another.
+    public func confirmPairing(_ accepted: Bool, code: String) {
         let steps = state.withLock { state -> [PairingExchange.Step] in
             guard var session = state.pairing else { return [] }
+            guard session.shownCode == code else {
+                logger.warning("pairing: an answer for code \(code) came while code \(session.shownCode ?? "none") is being paired; ignored")
+                return []
+            }
             let steps = session.exchange.decide(accepted)
             state.pairing = session
             return steps
@@ -51,6 +60,7 @@ extension WearableLink {
             case .send(let message):
                 state.withLock { _ = $0.commands?.yield(.unlogged(.pairing(message))) }
             case .showCode(let code):
+                state.withLock { $0.pairing?.shownCode = code }
                 logger.notice("pairing: compare the code \(code) with the phone's and press Select if they match")
                 present([.pairingCode(code)])
             case .paired:

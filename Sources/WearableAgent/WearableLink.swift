@@ -227,6 +227,13 @@ public final class WearableLink: Sendable {
                 logger.warning("refused a connection: the wearable's partner changed while it was being set up")
                 return false
             }
+            // One pairing at a time: another device may not take the screen (and the user's
+            // answer) from a pairing under way; it can try again once that one has ended.
+            if identity.mode == .pair, state.pairing != nil, !state.pairingConnections.isEmpty {
+                state.connections[id]?.yield(.close("another pairing is in progress on the wearable; try again when it ends"))
+                logger.warning("refused a pairing connection: another pairing is in progress")
+                return false
+            }
             if identity.mode == .pair { state.pairingConnections.insert(id) }
             return true
         }

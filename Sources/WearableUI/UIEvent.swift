@@ -83,6 +83,7 @@ public enum UIAction: Hashable, Sendable {
     case respond(NotificationResponse)
     /// Vibrate with the pattern of this interruption level.
     case haptic(InterruptionLevel)
-    /// The user confirmed (`true`) or rejected (`false`) the pairing code.
-    case confirmPairing(Bool)
+    /// The user confirmed (`true`) or rejected (`false`) the pairing code on the screen: the
+    /// answer holds for that code only, not for whatever pairing is current when it arrives.
+    case confirmPairing(Bool, code: String)
 }

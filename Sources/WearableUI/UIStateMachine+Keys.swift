@@ -62,11 +62,11 @@ extension UIStateMachine {
             case .select:
                 position.answered = true
                 state.screen = .pairing(position)
-                return [.confirmPairing(position.confirmFocused)]
+                return [.confirmPairing(position.confirmFocused, code: position.code)]
             case .back:
                 position.answered = true
                 state.screen = .pairing(position)
-                return [.confirmPairing(false)]
+                return [.confirmPairing(false, code: position.code)]
             }
         }
         return []

@@ -166,13 +166,13 @@ final class WearableRuntime {
             case .haptic(let level):
                 alerts += 1
                 log("relay-wearable: alert (\(level.rawValue))")
-            case .confirmPairing(let accepted):
+            case .confirmPairing(let accepted, let code):
                 if bonding.answer(accepted) {
                     // BlueZ's passkey is answered: its screen goes now; Relay's own code follows
                     // once the bond is made (the phone then connects and pairs).
                     _ = machine.handle(.pairingFinished)
                 } else {
-                    link.confirmPairing(accepted)
+                    link.confirmPairing(accepted, code: code)
                 }
             }
         }

@@ -98,7 +98,7 @@ final class AgentLinkHarness: Sendable {
             throw HarnessError("the wearable never showed a code")
         }
         let shown = screen.elements.compactMap { if case .pairingCode(let code) = $0 { code } else { nil } }.last ?? ""
-        wearable.confirmPairing(true)
+        wearable.confirmPairing(true, code: shown)
         _ = try await phone.finishPairing(accepted: true)
         return (offer.code, shown)
     }

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PhoneAgent
 import RelayLink
 import RelayLinkRuntime
+import RelayStore
 import RelayTransport
 import RelayWire
 import Testing
@@ -50,6 +52,46 @@ struct UnconfirmedPairingTests {
             _ = await phone.run(connection, commands: idle)
             #expect(!harness.screen.elements.contains { if case .upsert = $0 { true } else { false } })
             #expect(harness.wearable.status.shown == 0)
+        }
+    }
+}
+
+@Suite("A stranger during a pairing", .timeLimit(.minutes(1)))
+struct PairingTakeoverTests {
+    @Test("a second device cannot take over a pairing under way, and an answer to another code pairs nothing")
+    func oneAtATimeAndTheAnswerIsForTheCodeShown() async throws {
+        try await AgentLinkHarness.with { harness in
+            await harness.start()
+            let offer = try await harness.phone.beginPairing()
+            let screen = harness.screen
+            #expect(await screen.wait(until: { $0.contains { if case .pairingCode = $0 { true } else { false } } }))
+            let shown = screen.elements.compactMap { if case .pairingCode(let code) = $0 { code } else { nil } }.last ?? ""
+            #expect(shown == offer.code)
+
+            // A stranger's pairing is turned away while this one waits for the user.
+            var logger = Logger(label: "stranger")
+            logger.logLevel = .critical
+            let stranger = try PhoneLink(
+                directory: StateDirectory(path: harness.folder + "/stranger"),
+                configuration: PhoneLink.Configuration(endpoint: .unix(path: harness.folder + "/link.sock"), deviceName: "Stranger"),
+                logger: logger)
+            defer { stranger.committer.stop() }
+            do {
+                _ = try await stranger.beginPairing(timeout: .seconds(10))
+                Issue.record("a second pairing took the wearable's screen")
+            } catch {
+                #expect("\(error)".contains("another pairing is in progress"))
+            }
+
+            // Select pressed for some other code (as a new one took the screen) decides nothing.
+            harness.wearable.confirmPairing(true, code: "000000")
+            #expect(harness.wearable.isPairing)
+            #expect(harness.wearable.status.partnerFingerprint == nil)
+            // The answer for the code shown pairs.
+            harness.wearable.confirmPairing(true, code: shown)
+            _ = try await harness.phone.finishPairing(accepted: true)
+            #expect(await harness.waitUntilConnected())
+            #expect(harness.wearable.status.partnerFingerprint != nil)
         }
     }
 }

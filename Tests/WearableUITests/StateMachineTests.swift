@@ -213,14 +213,14 @@ import WearableUI
         var machine = try makeMachine()
         machine.feed(.pairingCode("482915"))
         machine.press(.down)
-        #expect(machine.press(.select) == [.confirmPairing(false), .render])
+        #expect(machine.press(.select) == [.confirmPairing(false, code: "482915"), .render])
         #expect(machine.press(.select) == [])
         #expect(machine.handle(.pairingFinished) == [.render])
         #expect(machine.state.screen == .idle)
 
         machine.feed(.pairingCode("123456"))
-        #expect(machine.press(.select) == [.confirmPairing(true), .render])
+        #expect(machine.press(.select) == [.confirmPairing(true, code: "123456"), .render])
         machine.feed(.pairingCode("654321"))
-        #expect(machine.press(.back) == [.confirmPairing(false), .render])
+        #expect(machine.press(.back) == [.confirmPairing(false, code: "654321"), .render], "the answer names the code on the screen")
     }
 }
