@@ -10,25 +10,30 @@ public enum PNGFile {
     /// buffer is allocated.
     public static let defaultMaxPixels = 40_000_000
 
-    /// Writes an image as an 8-bit RGB PNG. The file is written beside its destination and
-    /// renamed into place, so a reader (or a screenshot viewer) never sees half a picture.
+    /// Writes an image as an 8-bit RGB PNG, readable by its owner only (a screenshot shows
+    /// notifications). The file is written beside its destination under a name nobody can
+    /// guess, created anew (never through a link someone planted) and renamed into place, so a
+    /// reader (or a screenshot viewer) never sees half a picture.
     public static func write(_ image: RGBImage, to path: String) throws(PNGFile.Error) {
-        guard let rowStride = Int32(exactly: image.width * 3) else {
-            throw Error(path: path, kind: .unwritable, message: "the picture is \(image.width) pixels wide, too wide for libpng")
-        }
-        var info = Self.header(of: image)
-        let temporary = "\(path).\(getpid()).tmp"
-        let ok = image.bytes.withUnsafeBytes { bytes in
-            png_image_write_to_file(&info, temporary, 0, bytes.baseAddress, rowStride, nil)
-        }
-        guard ok != 0 else {
-            let message = Self.message(of: &info)
-            png_image_free(&info)
-            unlink(temporary)
-            throw Error(path: path, kind: .unwritable, message: message)
-        }
-        if rename(temporary, path) != 0 {
-            let error = SystemError(call: "rename(\(temporary), \(path))", code: errno)
+        let bytes = try encode(image)
+        let temporary = "\(path).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp"
+        do throws(SystemError) {
+            let descriptor = try SystemError.retrying("open(\(temporary))") {
+                open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            }
+            defer { close(descriptor) }
+            var written = 0
+            while written < bytes.count {
+                written += try bytes.withUnsafeBytes { raw in
+                    Result { () throws(SystemError) in
+                        try SystemError.retrying("write(\(temporary))") {
+                            Glibc.write(descriptor, raw.baseAddress?.advanced(by: written), raw.count - written)
+                        }
+                    }
+                }.get()
+            }
+            _ = try SystemError.retrying("rename(\(temporary), \(path))") { rename(temporary, path) }
+        } catch {
             unlink(temporary)
             throw Error(path: path, kind: .unwritable, message: error.description)
         }

@@ -10,6 +10,13 @@ import Testing
         try PNGFile.write(image, to: path)
         #expect(try PNGFile.read(from: path) == image)
         #expect(image.differingPixelCount(from: image) == 0)
+        // A screenshot shows notifications: its owner's alone.
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        #expect(mode & 0o777 == 0o600)
+        // Nothing is left beside it.
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(name + ".") }.isEmpty)
     }
 
     @Test func aFileThatIsNotAPNGIsReportedWithLibpngsMessage() throws {
