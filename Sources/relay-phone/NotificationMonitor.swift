@@ -47,6 +47,9 @@ final class NotificationMonitor: Sendable {
     /// Starts monitoring the current owner of the name on `bus`; `server` only holds the centre (its
     /// interface is not exported in this mode). Returns `nil` if nobody owns the name any more, so the
     /// caller can try to take it. `lost` runs if the monitor's connection ends before ``stop()``.
+    /// Messages captured and not yet handled, at most.
+    static let backlog = 1_024
+
     static func start(
         bus: DBusConnection.Bus, ordinary: DBusConnection, server: NotificationServer,
         log: @escaping @Sendable (String) -> Void, lost: @escaping @Sendable () -> Void
@@ -54,7 +57,11 @@ final class NotificationMonitor: Sendable {
         let connection = try await DBusConnection.connect(to: bus)
         let messages: AsyncStream<DBusMessage>
         do {
-            messages = try await connection.becomeMonitor(matching: rules)
+            // Bounded: a client flooding the desktop's server (each Notify may carry megabytes of
+            // image-data) must not grow relay-phone's memory faster than it commits; past the
+            // bound, messages are dropped until it catches up, and those notifications are not
+            // mirrored.
+            messages = try await connection.becomeMonitor(matching: rules, bufferingPolicy: .bufferingOldest(Self.backlog))
         } catch {
             await connection.close()
             throw PhoneError(
