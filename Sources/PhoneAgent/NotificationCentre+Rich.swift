@@ -82,10 +82,16 @@ extension NotificationCentre {
         }
         // Bounded, so that an app cannot make every later Schedule store and sort without end.
         let limit = ModelLimits.pendingRequestsPerApp
-        guard apps.pending.contains(appID: appID, identifier: request.identifier) || apps.pending.count(appID: appID) < limit else {
+        let replacing = apps.pending.contains(appID: appID, identifier: request.identifier)
+        guard replacing || apps.pending.count(appID: appID) < limit else {
             throw .invalid(
                 "\(appID) has \(limit) pending requests, the most an app may have; remove some with RemovePending "
                     + "(relayctl remove --pending --app-id \(appID)), or schedule under one of their identifiers to replace it")
+        }
+        guard replacing || apps.pending.count < ModelLimits.pendingRequestsOverall else {
+            throw .invalid(
+                "the phone holds \(ModelLimits.pendingRequestsOverall) pending requests, the most it keeps for all apps; "
+                    + "remove some with RemovePending (relayctl pending lists them)")
         }
         let pending = PendingRequest(appID: appID, request: request, sender: sender, schedule: schedule, nextFireDate: next)
         apps.pending.add(pending)

@@ -151,6 +151,22 @@ import Testing
         #expect(identifiers.contains("p1") && !identifiers.contains("p2"))
     }
 
+    @Test func thePhoneHoldsAtMostAThousandAndTwentyFourPendingRequestsInAll() throws {
+        var centre = NotificationCentre()
+        let later = NotificationTrigger.timeInterval(seconds: 600, repeats: false)
+        for index in 0..<ModelLimits.pendingRequestsOverall {
+            _ = try centre.schedule(request("r", trigger: later), appID: "org.example.app\(index)", sender: nil, now: now, timeZone: utc)
+        }
+        do {
+            _ = try centre.schedule(request("r", trigger: later), appID: "org.example.one-more", sender: nil, now: now, timeZone: utc)
+            Issue.record("a pending request past the limit in all was taken")
+        } catch {
+            #expect(error.description.contains("the most it keeps for all apps"))
+        }
+        // Replacing is still allowed.
+        _ = try centre.schedule(request("r", trigger: later), appID: "org.example.app0", sender: nil, now: now, timeZone: utc)
+    }
+
     @Test func anAppHasAtMostSixtyFourPendingRequests() throws {
         var centre = NotificationCentre()
         let later = NotificationTrigger.timeInterval(seconds: 600, repeats: false)

@@ -40,6 +40,9 @@ public enum ModelLimits {
     public static let deliveredOverall = 10_000
     /// Scheduled requests one app may have pending, as on Apple's platforms.
     public static let pendingRequestsPerApp = 64
+    /// Scheduled requests pending in all: the bound when apps are many (a client names its app
+    /// as it likes).
+    public static let pendingRequestsOverall = 1_024
     /// Any date, in whole seconds since 1970 UTC: the years 1 to 9999, what calendars compute with.
     public static let secondsSince1970: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
 }
