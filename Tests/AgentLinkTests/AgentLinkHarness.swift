@@ -73,6 +73,17 @@ final class AgentLinkHarness: Sendable {
             logger: Logger(label: "reopened"), present: { _ in })
     }
 
+    /// Another phone, unknown to the wearable, that reaches its link socket directly (not
+    /// through the simulator); its database writer is the caller's to stop.
+    func stranger() throws -> PhoneLink {
+        var logger = Logger(label: "stranger")
+        logger.logLevel = .critical
+        return try PhoneLink(
+            directory: StateDirectory(path: folder + "/stranger"),
+            configuration: PhoneLink.Configuration(endpoint: .unix(path: folder + "/link.sock"), deviceName: "Stranger"),
+            logger: logger)
+    }
+
     /// Starts the wearable's listener (returning once it listens) and the phone's session loop.
     func start() async {
         let listening = Gate()

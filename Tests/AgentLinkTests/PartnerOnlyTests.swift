@@ -16,12 +16,8 @@ struct PartnerOnlyTests {
             let connected = try await harness.startPaired()
             #expect(connected)
 
-            var logger = Logger(label: "stranger")
-            logger.logLevel = .critical
-            let stranger = try PhoneLink(
-                directory: StateDirectory(path: harness.folder + "/stranger"),
-                configuration: PhoneLink.Configuration(endpoint: .unix(path: harness.folder + "/link.sock"), deviceName: "Stranger"),
-                logger: logger)
+            let stranger = try harness.stranger()
+            defer { stranger.committer.stop() }
             do {
                 _ = try await stranger.beginPairing(timeout: .seconds(10))
                 Issue.record("a paired wearable offered a pairing code to a stranger")

@@ -69,12 +69,7 @@ struct PairingTakeoverTests {
             #expect(shown == offer.code)
 
             // A stranger's pairing is turned away while this one waits for the user.
-            var logger = Logger(label: "stranger")
-            logger.logLevel = .critical
-            let stranger = try PhoneLink(
-                directory: StateDirectory(path: harness.folder + "/stranger"),
-                configuration: PhoneLink.Configuration(endpoint: .unix(path: harness.folder + "/link.sock"), deviceName: "Stranger"),
-                logger: logger)
+            let stranger = try harness.stranger()
             defer { stranger.committer.stop() }
             do {
                 _ = try await stranger.beginPairing(timeout: .seconds(10))
