@@ -77,9 +77,13 @@ import Testing
                 var end = done.makeAsyncIterator()
                 return await end.next() != nil
             } ?? false
-            // What was taken in while the owner was stuck; once it goes on, the flood does too
-            // until the owner finds the garbage and closes.
-            let takenIn = written.bytes.load(ordering: .relaxed)
+            // What the wearable's side took in while the owner was stuck: what the flood wrote,
+            // less what still waits in this end's own outbound buffer (megabytes when the
+            // machine is busy, which says nothing about the wearable). The buffer is read
+            // first, so a write slipping in between can only make the figure larger.
+            let stillHere = await writer.waitingBytes() ?? 0
+            let takenIn = written.bytes.load(ordering: .relaxed) - stillHere
+            // Once the owner goes on, the flood does too until the owner finds the garbage and closes.
             owner.gate.open()
             _ = try? await flood.value
             while (try? await reader.nextBatch()) != nil {}
@@ -88,8 +92,8 @@ import Testing
         let ended = await outcome
         #expect(!finishedWriting.0)
         // The socket pair's buffers, NIO's inbound buffer (ten reads) and the few batches the
-        // driver may hold: a few megabytes at most, where nothing held it back before.
-        #expect(finishedWriting.1 < 8 << 20, "\(finishedWriting.1) bytes were taken in")
+        // driver may hold: about a megabyte, where nothing held it back before.
+        #expect(finishedWriting.1 < 4 << 20, "\(finishedWriting.1) bytes were taken in")
         guard case .failed = ended else {
             Issue.record("the connection ended without a failure: \(ended)")
             return
