@@ -26,7 +26,8 @@ final class AgentLinkHarness: Sendable {
 
     private init(
         name: String, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
-        clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0
+        clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
+        logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum
     ) throws {
         folder = NSTemporaryDirectory() + "relay-agentlink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -47,7 +48,8 @@ final class AgentLinkHarness: Sendable {
             directory: StateDirectory(path: folder + "/phone"),
             configuration: PhoneLink.Configuration(
                 endpoint: .unix(path: folder + "/sim.sock"), deviceName: "Test Phone", heartbeat: heartbeat,
-                reconnectMinimum: .milliseconds(50), reconnectMaximum: .milliseconds(400)),
+                reconnectMinimum: .milliseconds(50), reconnectMaximum: .milliseconds(400),
+                logCompactionMinimum: logCompactionMinimum),
             logger: logger)
         coordinator = try MirrorCoordinator(link: phone, settings: MirrorSettings(), logger: logger)
         owner = RecordingOwner(coordinator: coordinator)
@@ -131,10 +133,12 @@ final class AgentLinkHarness: Sendable {
     static func with<Result>(
         name: String = #function, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
         clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
+        logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum,
         _ body: (AgentLinkHarness) async throws -> Result
     ) async throws -> Result {
         let harness = try AgentLinkHarness(
-            name: name, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow, clock: clock, maxAttachmentBytes: maxAttachmentBytes)
+            name: name, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow, clock: clock, maxAttachmentBytes: maxAttachmentBytes,
+            logCompactionMinimum: logCompactionMinimum)
         do {
             let result = try await body(harness)
             await harness.stop()

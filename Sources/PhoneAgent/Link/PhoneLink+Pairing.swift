@@ -112,7 +112,7 @@ extension PhoneLink {
         state.withLock { state in
             if state.pairing === pairing { state.pairing = nil }
         }
-        wake.yield()
+        wakeToConnect()
     }
 
     private func next(_ pairing: PairingConnection, timeout: Duration) async throws -> PairingConnection.Event {

@@ -4,6 +4,6 @@ extension PhoneLink {
     /// lost: whatever the wearable has not acknowledged is sent again on the next session.
     public func reconnect(reason: String) {
         state.withLock { _ = $0.commands?.yield(.close(reason)) }
-        wake.yield()
+        wakeToConnect()
     }
 }

@@ -28,14 +28,20 @@ public final class PhoneLink: Sendable {
         public var reconnectMaximum: Duration
         /// How to open a connection when not by `endpoint` (Bluetooth through BlueZ); `nil`: the endpoint.
         public var connector: (any WearableConnector)?
+        /// Unacknowledged entries beyond which, while the wearable is away, the log is replaced
+        /// by a snapshot (`LogCompaction`); by default twice the largest snapshot the centre's
+        /// limits allow.
+        public var logCompactionMinimum: Int
 
         /// Creates a configuration.
         public init(
             endpoint: TransportEndpoint, deviceName: String, heartbeat: Duration = .seconds(5), timeout: Duration = .seconds(15),
             reconnectMinimum: Duration = .seconds(1), reconnectMaximum: Duration = .seconds(60),
-            connector: (any WearableConnector)? = nil
+            connector: (any WearableConnector)? = nil,
+            logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum
         ) {
             self.connector = connector
+            self.logCompactionMinimum = logCompactionMinimum
             self.endpoint = endpoint
             self.deviceName = deviceName
             self.heartbeat = heartbeat
@@ -43,6 +49,11 @@ public final class PhoneLink: Sendable {
             self.reconnectMinimum = reconnectMinimum
             self.reconnectMaximum = reconnectMaximum
         }
+    }
+
+    /// Twice the largest snapshot the centre's limits allow (its notifications and pending requests).
+    public static var defaultLogCompactionMinimum: Int {
+        2 * (ModelLimits.deliveredOverall + ModelLimits.pendingRequestsOverall)
     }
 
     let configuration: Configuration
@@ -57,8 +68,19 @@ public final class PhoneLink: Sendable {
     let logger: Logger
     let owner = Mutex<(any PhoneLinkOwner)?>(nil)
     let state: Mutex<LinkState>
+    let compaction: Mutex<LogCompaction>
+    /// Wakes the session loop; what for is in `wanted`, so that wake-ups can collapse into one.
     private let wakeups: AsyncStream<Void>
-    let wake: AsyncStream<Void>.Continuation
+    private let wake: AsyncStream<Void>.Continuation
+    private let wanted = Mutex(Wanted())
+
+    /// Why the session loop was woken.
+    private struct Wanted {
+        /// Connect now (pairing ended, a manual reconnect, the backoff is over).
+        var connect = false
+        /// Count the log, which grew while the wearable is away (`LogCompaction`).
+        var compaction = false
+    }
 
     struct LinkState: Sendable {
         var partnerKey: Data?
@@ -83,6 +105,13 @@ public final class PhoneLink: Sendable {
         self.configuration = configuration
         self.logger = logger
         (wakeups, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        compaction = Mutex(LogCompaction(minimum: configuration.logCompactionMinimum))
+    }
+
+    /// Wakes the session loop to connect at once.
+    func wakeToConnect() {
+        wanted.withLock { $0.connect = true }
+        wake.yield()
     }
 
     /// Sets the owner; call once, before `run`.
@@ -100,9 +129,13 @@ public final class PhoneLink: Sendable {
     /// one they wait in the database for the next.
     public func send(_ entries: [(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]) {
         guard !entries.isEmpty else { return }
-        state.withLock { state in
+        let away = state.withLock { state in
             for entry in entries { state.commands?.yield(.append(seq: entry.seq, body: entry.body)) }
+            return state.commands == nil
         }
+        guard away, compaction.withLock({ $0.appendedWhileAway(entries.count) }) else { return }
+        wanted.withLock { $0.compaction = true }
+        wake.yield()
     }
 
     /// Keeps a session up until the task is cancelled.
@@ -116,6 +149,9 @@ public final class PhoneLink: Sendable {
                 guard await wakeups.next() != nil else { return }
                 continue
             }
+            // Whatever asked for a connection is answered by this attempt.
+            wanted.withLock { $0.connect = false }
+            compactLogIfLong()
             let connected = await runSession(partner: partner)
             if connected { delay = configuration.reconnectMinimum }
             if Task.isCancelled { return }
@@ -168,12 +204,40 @@ public final class PhoneLink: Sendable {
     }
 
     private func sleep(_ delay: Duration, orUntilWoken wakeups: inout AsyncStream<Void>.AsyncIterator) async {
-        // A wake-up (pairing finished, a manual reconnect) cuts the wait short.
+        // A wake-up to connect (pairing finished, a manual reconnect) cuts the wait short; one
+        // to count the log does not.
         let woken = Mutex(false)
-        let timer = Task { try? await Task.sleep(for: delay); if !woken.withLock({ $0 }) { wake.yield() } }
-        _ = await wakeups.next()
-        woken.withLock { $0 = true }
-        timer.cancel()
+        let timer = Task { try? await Task.sleep(for: delay); if !woken.withLock({ $0 }) { wakeToConnect() } }
+        defer {
+            woken.withLock { $0 = true }
+            timer.cancel()
+        }
+        while await wakeups.next() != nil {
+            let reasons = wanted.withLock { wanted in
+                defer { wanted.compaction = false }
+                return wanted
+            }
+            if reasons.compaction { compactLogIfLong() }
+            if reasons.connect { return }
+        }
+    }
+
+    /// Replaces the log with a snapshot when the wearable, away, left it longer than the
+    /// state it leads to warrants (`LogCompaction`). Runs in the session loop, between
+    /// attempts: a session never sees its log change epoch under it.
+    private func compactLogIfLong() {
+        guard let owner = owner.withLock({ $0 }) else { return }
+        do {
+            let waiting = try database.read(LinkLogTables.unacknowledgedCount)
+            guard compaction.withLock({ $0.shouldCompact(waiting: waiting) }) else { return }
+            try owner.startNewEpoch(newPartner: false)
+            let left = try database.read(LinkLogTables.unacknowledgedCount)
+            compaction.withLock { $0.compacted(leaving: left) }
+            logger.notice(
+                "the wearable has been away for \(waiting) changes; they are replaced by a snapshot of what it should show (\(left) entries)")
+        } catch {
+            logger.error("could not replace the log of changes with a snapshot: \(error)")
+        }
     }
 
     var hello: Relay_V1_Hello {
