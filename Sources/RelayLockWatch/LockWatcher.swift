@@ -16,6 +16,8 @@ public final class LockWatcher: Sendable {
 
     /// The readings, in the order each source saw them; finishes after ``stop()``.
     public let readings: AsyncStream<LockReading>
+    /// How many sources are watched: each reports a first reading (`nil` when absent) soon after the start.
+    public let sourceCount: Int
     private let continuation: AsyncStream<LockReading>.Continuation
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
@@ -27,6 +29,7 @@ public final class LockWatcher: Sendable {
         log: @escaping @Sendable (String) -> Void
     ) {
         (readings, continuation) = AsyncStream.makeStream(of: LockReading.self)
+        sourceCount = (system == nil ? 0 : 1) + (session == nil ? 0 : Self.screenSavers.count)
         var started: [Task<Void, Never>] = []
         if let system {
             let watch = LogindWatch(connection: system, seat: seat, log: log)

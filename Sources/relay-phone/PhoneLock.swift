@@ -10,6 +10,8 @@ import Synchronization
 final class PhoneLock: Sendable {
     private let state = Mutex(LockState())
     private let log: @Sendable (String) -> Void
+    /// Finishes once every watched source has given its first reading.
+    private let (firstReadings, heardAll) = AsyncStream<Void>.makeStream()
 
     /// A lock state with the manual override the last run left (`nil`: automatic).
     init(override: Bool?, log: @escaping @Sendable (String) -> Void) {
@@ -26,14 +28,35 @@ final class PhoneLock: Sendable {
 
     /// Feeds the watcher's readings into the state until the watcher stops.
     func follow(_ watcher: LockWatcher) -> Task<Void, Never> {
-        Task {
+        Task { [heardAll] in
+            var heard = Set<String>()
+            if watcher.sourceCount == 0 { heardAll.finish() }
             for await reading in watcher.readings {
                 switch reading {
-                case .logind(let locked): apply(.logind(locked: locked))
-                case .screenSaver(let name, let active): apply(.screenSaver(name, active: active))
+                case .logind(let locked):
+                    apply(.logind(locked: locked))
+                    heard.insert(LockSource.logind.description)
+                case .screenSaver(let name, let active):
+                    apply(.screenSaver(name, active: active))
+                    heard.insert(name)
                 }
+                if heard.count >= watcher.sourceCount { heardAll.finish() }
             }
+            heardAll.finish()
         }
+    }
+
+    /// Waits until every source followed has given its first reading, at most `limit`; false if
+    /// one had not by then. Notifications that arrive before the state is known would be judged
+    /// on a guess: a locked phone counted as unlocked does not mirror them.
+    func waitForFirstReadings(within limit: Duration) async -> Bool {
+        let firstReadings = firstReadings
+        let timer = Task { [heardAll] in
+            try? await Task.sleep(for: limit)
+            heardAll.yield()
+        }
+        defer { timer.cancel() }
+        return await firstReadings.first { _ in true } == nil
     }
 
     /// Whether the phone counts as locked now.

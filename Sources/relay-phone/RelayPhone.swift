@@ -113,6 +113,15 @@ struct RelayPhone: AsyncParsableCommand {
         let sweeping = Task { await AttachmentSweeper.run(server: server, store: link.attachments, log: log) }
         defer { sweeping.cancel() }
         let rich = RichNotificationService(server: server, log: log)
+        // Lock sources: logind on the system bus, screensavers on the bus served (the session
+        // bus). Their first readings come before the name is taken: a locked phone must not
+        // count as unlocked for the first notifications.
+        let systemBus = await PhoneLock.connectSystemBus(settings.systemBus, named: settings.systemBusName, log: log)
+        let lockWatcher = LockWatcher(system: systemBus, session: connection) { log("relay-phone: " + $0) }
+        let following = lock.follow(lockWatcher)
+        if await !lock.waitForFirstReadings(within: .seconds(3)) {
+            log("relay-phone: the lock sources did not answer within 3 s; until they do, the phone counts as \(lock.isLocked ? "locked" : "unlocked")")
+        }
         let monitor: NotificationMonitor?
         do {
             // Exported before the name is ours, so the first call after acquiring it finds the object.
@@ -121,14 +130,12 @@ struct RelayPhone: AsyncParsableCommand {
             // Relay's own API (Docs/RICH-API.md), in either mode.
             try await rich.start(on: connection)
         } catch {
+            lockWatcher.stop()
+            following.cancel()
+            await systemBus?.close()
             await connection.close()
             throw error
         }
-
-        // Lock sources: logind on the system bus, screensavers on the bus served (the session bus).
-        let systemBus = await PhoneLock.connectSystemBus(settings.systemBus, named: settings.systemBusName, log: log)
-        let lockWatcher = LockWatcher(system: systemBus, session: connection) { log("relay-phone: " + $0) }
-        let following = lock.follow(lockWatcher)
 
         let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         FileHandle.standardOutput.write(Data(ready.utf8))

@@ -12,15 +12,8 @@ import Testing
         try await withPrivateBus { system in
             try await withDBusMock(["--system", "--template", "logind"], owning: Self.login1, on: system) { _ in
                 let client = try await system.connect()
-                let session = try await client.call(
-                    destination: Self.login1, path: "/org/freedesktop/login1", interface: "org.freedesktop.DBus.Mock",
-                    method: "AddSession", arguments: [.string("c1"), .string("seat0"), .uint32(1000), .string("user"), .boolean(true)]
-                ).decode(0, as: String.self)
-                func setLockedHint(_ locked: Bool) async throws {
-                    _ = try await client.call(
-                        destination: Self.login1, path: session, interface: "org.freedesktop.login1.Session",
-                        method: "SetLockedHint", arguments: [.boolean(locked)])
-                }
+                let session = try await Self.addSession(client)
+                func setLockedHint(_ locked: Bool) async throws { try await Self.setLockedHint(locked, of: session, client) }
 
                 try await withLockingPhone(systemBus: system.address) { lines, socket in
                     // Each effective change is one log line: the events to wait for.
@@ -47,6 +40,22 @@ import Testing
         }
     }
 
+    @Test(.timeLimit(.minutes(1))) func aPhoneLockedAtStartUpCountsAsLockedBeforeItTakesNotifications() async throws {
+        try await withPrivateBus { system in
+            try await withDBusMock(["--system", "--template", "logind"], owning: Self.login1, on: system) { _ in
+                let client = try await system.connect()
+                try await Self.setLockedHint(true, of: try await Self.addSession(client), client)
+                try await withLockingPhone(systemBus: system.address) { _, socket in
+                    let status = try await lockStatus(socket)
+                    #expect(status == (1, "logind"))
+                } before: { startup in
+                    // Before "ready:", which comes once the name is taken and calls are served.
+                    #expect(startup.contains("relay-phone: lock state: locked (logind)"), "\(startup)")
+                }
+            }
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func runsWithoutASystemBus() async throws {
         let missing = "unix:path=/nonexistent/relay-\(UUID().uuidString.prefix(8))"
         try await withLockingPhone(systemBus: missing) { _, socket in
@@ -60,6 +69,20 @@ import Testing
     }
 
     // MARK: Helpers
+
+    /// Adds an active session on seat0 to dbusmock's logind; returns its object path.
+    private static func addSession(_ client: DBusConnection) async throws -> String {
+        try await client.call(
+            destination: login1, path: "/org/freedesktop/login1", interface: "org.freedesktop.DBus.Mock",
+            method: "AddSession", arguments: [.string("c1"), .string("seat0"), .uint32(1000), .string("user"), .boolean(true)]
+        ).decode(0, as: String.self)
+    }
+
+    private static func setLockedHint(_ locked: Bool, of session: String, _ client: DBusConnection) async throws {
+        _ = try await client.call(
+            destination: login1, path: session, interface: "org.freedesktop.login1.Session", method: "SetLockedHint",
+            arguments: [.boolean(locked)])
+    }
 
     /// Starts relay-phone on a private session bus with `--system-bus`, its log lines merged into
     /// its output; `before` sees the lines up to "ready:". Stops it with SIGTERM afterwards.
