@@ -58,8 +58,12 @@ extension ConnectionLoop {
     // MARK: - Method calls
 
     private func handleMethodCall(_ message: DBusMessage) {
-        let route = core.objects.withLock { $0.route(message) }
         let address = ReplyAddress(message)
+        guard drainingUntil == nil else {
+            sendReply(to: address, .failure(DBusError(.failed, "The service is shutting down; the call was not carried out")))
+            return
+        }
+        let route = core.objects.withLock { $0.route(message) }
         switch route {
         case .reply(let values):
             sendReply(to: address, .success(values))
@@ -67,9 +71,10 @@ extension ConnectionLoop {
             sendReply(to: address, .failure(error))
         case .work(let outputSignature, let work):
             let core = core
+            repliesOwed += 1
             Self.startHandler {
                 let result = await Self.runHandler(work, outputSignature: outputSignature)
-                core.mailbox.submit { loop in loop.sendReply(to: address, result) }
+                core.mailbox.submit { loop in loop.sendOwedReply(to: address, result) }
             }
         case .replying(let outputSignature, let call, let handler):
             let reply = pendingReply(to: address, outputSignature: outputSignature)
@@ -85,10 +90,17 @@ extension ConnectionLoop {
     /// and in order with everything else submitted there (signals emitted before it go first).
     private func pendingReply(to address: ReplyAddress, outputSignature: DBusSignature) -> DBusPendingReply {
         let mailbox = core.mailbox
+        repliesOwed += 1
         return DBusPendingReply(outputSignature: outputSignature) { result in
             // A closed mailbox means the connection is over: there is nobody left to answer.
-            mailbox.submit { loop in loop.sendReply(to: address, result) }
+            mailbox.submit { loop in loop.sendOwedReply(to: address, result) }
         }
+    }
+
+    /// Sends the reply a handler owed; a closing connection waits for these (`requestClose`).
+    private func sendOwedReply(to address: ReplyAddress, _ result: Result<[DBusValue], DBusError>) {
+        repliesOwed -= 1
+        sendReply(to: address, result)
     }
 
     /// Starts a handler task. With Swift 6.2 and later the task starts immediately on this thread, so

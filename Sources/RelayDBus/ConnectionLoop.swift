@@ -36,6 +36,13 @@ final class ConnectionLoop {
     /// Set when the `Disconnected` message has been dispatched; the loop then exits.
     var stopped = false
     var closeRequested = false
+    /// Replies owed to calls whose handlers are still at work (answered through the mailbox).
+    var repliesOwed = 0
+    /// Set by ``requestClose(draining:)``: until then, calls still at work may answer; new calls
+    /// are refused. The connection closes once no reply is owed, or at this instant.
+    var drainingUntil: ContinuousClock.Instant?
+    /// `dbus_connection_close` was called; the loop waits for the `Disconnected` message.
+    private var closing = false
 
     struct PendingCall {
         let token: UInt64
@@ -128,6 +135,8 @@ final class ConnectionLoop {
     private func serve() {
         while !stopped {
             for job in core.mailbox.take() { job(self) }
+            // Before dispatching: closing queues the `Disconnected` message that ends the loop.
+            closeIfDrained()
             if let wrapper = core.dispatchWrapper.current {
                 wrapper { self.dispatchAll() }
             } else {
@@ -174,10 +183,24 @@ final class ConnectionLoop {
         core.markDisconnected(reason)
     }
 
-    /// Starts closing; the loop ends when libdbus dispatches the resulting `Disconnected` message.
-    func requestClose() {
-        guard !stopped else { return }
+    /// Starts closing: new calls are refused at once, and calls still at work have up to
+    /// `limit` to answer (a reply lost here would make its caller try again what was done). Then
+    /// every queued message is written and the connection closed; the loop ends when libdbus
+    /// dispatches the resulting `Disconnected` message.
+    func requestClose(draining limit: Duration) {
+        guard !stopped, drainingUntil == nil else { return }
         closeRequested = true
+        drainingUntil = ContinuousClock.now.advanced(by: limit)
+        closeIfDrained()
+    }
+
+    /// Closes a draining connection once no reply is owed or its time is up.
+    private func closeIfDrained() {
+        guard let deadline = drainingUntil, !closing, !stopped else { return }
+        guard repliesOwed <= 0 || ContinuousClock.now >= deadline else { return }
+        closing = true
+        // Written before the close, which would otherwise drop what is still queued.
+        dbus_connection_flush(connection)
         dbus_connection_close(connection)
     }
 
@@ -236,6 +259,7 @@ final class ConnectionLoop {
         for (timeout, deadline) in timeouts where dbus_timeout_get_enabled(timeout) != 0 {
             if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
         }
+        if let draining = drainingUntil, !closing, earliest.map({ draining < $0 }) ?? true { earliest = draining }
         guard let earliest else { return -1 }
         let remaining = now.duration(to: earliest)
         if remaining <= .zero { return 0 }

@@ -53,7 +53,7 @@ public final class DBusConnection: Sendable {
     }
 
     deinit {
-        core.mailbox.submit { loop in loop.requestClose() }
+        core.mailbox.submit { loop in loop.requestClose(draining: .zero) }
     }
 
     /// Connects to a bus and registers with it (the `Hello` call that assigns ``uniqueName``).
@@ -102,9 +102,12 @@ public final class DBusConnection: Sendable {
 
     /// Closes the connection and waits until the loop thread has released it.
     ///
-    /// Safe to call more than once and after the connection was lost.
-    public func close() async {
-        core.mailbox.submit { loop in loop.requestClose() }
+    /// Calls that arrive from now on are answered with an error; calls whose handlers are still
+    /// at work have up to `draining` to answer, and every answer is written before the
+    /// connection closes: a caller whose call was carried out hears so. Safe to call more than
+    /// once and after the connection was lost.
+    public func close(draining: Duration = .seconds(5)) async {
+        core.mailbox.submit { loop in loop.requestClose(draining: draining) }
         _ = try? await core.waitUntilDisconnected()
     }
 

@@ -121,6 +121,28 @@ struct PendingReplyTests {
         }
     }
 
+    @Test func aClosingConnectionAnswersTheCallsAtWorkAndRefusesNewOnes() async throws {
+        try await withParkingService { client, server, parked in
+            var arrivals = parked.arrived.makeAsyncIterator()
+            let atWork = Task { try await call(client, server, "Later", [.string("stored")]) }
+            _ = await arrivals.next()
+            let closing = Task { await server.close(draining: .seconds(30)) }
+            // Calls made once the close has begun are refused, not carried out.
+            var refusal: DBusError?
+            while refusal == nil {
+                do { _ = try await call(client, server, "Now", [.string("before the close")]) } catch { refusal = error as? DBusError }
+            }
+            #expect(refusal?.message.contains("shutting down") == true, "\(String(describing: refusal))")
+            #expect(server.isConnected, "the connection closed with a reply still owed")
+            // The work done (a notification stored, say) is answered: its caller does not try again.
+            let reply = try #require(parked.take().first)
+            DispatchQueue.global().async { reply.succeed([.string("done")]) }
+            #expect(try await atWork.value == [.string("done")])
+            await closing.value
+            #expect(!server.isConnected)
+        }
+    }
+
     @Test func theFirstAnswerCountsAndMistakesBecomeErrors() async throws {
         try await withPrivateBus { bus in
             let server = try await bus.connect()
