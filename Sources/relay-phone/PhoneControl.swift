@@ -1,6 +1,7 @@
 import PhoneAgent
 import RelayControl
 import RelayStore
+import Synchronization
 
 /// relay-phone's control commands (Docs/CONTROL.md): the delivered notifications, and acting on
 /// one as the wearable later will, so the way back to the posting app can be driven now.
@@ -44,15 +45,20 @@ struct PhoneControl: Sendable {
     }
 
     /// Stored before it applies (through the committer, after every write queued before it),
-    /// so that a restart keeps what relayctl was told.
+    /// so that a restart keeps what relayctl was told. It applies in the committer's order too:
+    /// of two overrides given at once, the one stored last is the one in force.
     private func overriding(_ locked: Bool?) -> ControlResponse {
+        let lock = lock
+        let values = Mutex<[String: ControlValue]>([:])
         do {
-            try link.committer.submit { db in try PhoneSchema.setLockOverride(db, locked) }.waitBlocking()
+            try link.committer.submit({ db in try PhoneSchema.setLockOverride(db, locked) }, after: {
+                lock.apply(.manual(override: locked))
+                values.withLock { $0 = lock.values }
+            }).waitBlocking()
         } catch {
             return .failure("could not store the lock override: \(error); the lock state is unchanged")
         }
-        lock.apply(.manual(override: locked))
-        return .success(lock.values)
+        return .success(values.withLock { $0 })
     }
 
     private func status() -> ControlResponse {
