@@ -36,6 +36,13 @@ public struct MonitoredCalls: Sendable {
     public let capacity: Int
     private var waiting: [Key: (pending: Pending, order: UInt64)] = [:]
     private var nextOrder: UInt64 = 0
+    /// Ids the server closed before the monitor knew them, newest last (at most
+    /// ``closedEarlyCapacity``): a server may send `NotificationClosed` before its reply to the
+    /// `Notify` (a transient notification it drops at once), and the reply must then not bring
+    /// back a notification that is already gone.
+    private var closedEarly: [UInt32] = []
+    /// The most ids kept in ``closedBeforeAnswer(_:)``.
+    public static let closedEarlyCapacity = 64
 
     /// An empty set that keeps at most `capacity` (at least 1) calls waiting.
     public init(capacity: Int = 1024) {
@@ -71,11 +78,29 @@ public struct MonitoredCalls: Sendable {
         waiting.removeValue(forKey: Key(caller: caller, serial: replySerial))?.pending
     }
 
+    /// The server closed `id`, which the monitor did not know: a reply to a `Notify` naming it
+    /// may still be on its way.
+    public mutating func closedBeforeAnswer(_ id: UInt32) {
+        closedEarly.append(id)
+        if closedEarly.count > Self.closedEarlyCapacity { closedEarly.removeFirst() }
+    }
+
+    /// Whether `id`, named by a reply to a `Notify`, was closed before that reply came (and so
+    /// must not be kept); it is forgotten either way.
+    public mutating func wasClosedBeforeAnswer(_ id: UInt32) -> Bool {
+        guard let index = closedEarly.lastIndex(of: id) else { return false }
+        closedEarly.remove(at: index)
+        return true
+    }
+
     /// Forgets every waiting call, when the server they were sent to is gone.
     /// - Returns: How many were forgotten.
     @discardableResult
     public mutating func removeAll() -> Int {
-        defer { waiting.removeAll() }
+        defer {
+            waiting.removeAll()
+            closedEarly.removeAll()
+        }
         return waiting.count
     }
 }

@@ -50,6 +50,10 @@ extension NotificationMonitor {
                 log("relay-phone: monitor: the notification server answered Notify from \(caller) without an id (\(message.signature)); ignored")
                 return
             }
+            if calls.wasClosedBeforeAnswer(id) {
+                log("relay-phone: monitor: notification \(id) from \(caller) was closed before the server answered its Notify; not kept")
+                return
+            }
             var recorded = true
             silently { centre in recorded = centre.record(call, id: id, sender: caller, now: .now) != nil }
             if !recorded {
@@ -57,7 +61,7 @@ extension NotificationMonitor {
             }
         case .close(let id):
             // The server's NotificationClosed follows and finds it gone.
-            silently { centre in _ = centre.close(id, reason: .closedByCall) }
+            silently { centre in Self.closeServers(id, reason: .closedByCall, &centre) }
         }
     }
 
@@ -73,12 +77,23 @@ extension NotificationMonitor {
         switch message.member {
         case "NotificationClosed":
             let reason = (try? message.arguments.decode(1, as: UInt32.self)).flatMap(CloseReason.init) ?? .undefined
-            silently { centre in _ = centre.close(id, reason: reason) }
+            var known = false
+            silently { centre in known = Self.closeServers(id, reason: reason, &centre) }
+            if !known { calls.closedBeforeAnswer(id) }
         case "ActionInvoked":
             let key = (try? message.arguments.decode(1, as: String.self)) ?? "?"
             log("relay-phone: monitor: action '\(key)' invoked on notification \(id) at the notification server")
         default: return
         }
+    }
+
+    /// Closes the monitored server's notification `id`; a notification of Relay's own API that
+    /// happens to have the same id is not the server's to close. Returns whether it was there.
+    @discardableResult
+    private static func closeServers(_ id: UInt32, reason: CloseReason, _ centre: inout NotificationCentre) -> Bool {
+        guard centre.delivered[id]?.origin == .freedesktop else { return false }
+        _ = centre.close(id, reason: reason)
+        return true
     }
 
     /// What relay-phone delivered itself in an earlier run, as the server: those ids mean nothing

@@ -118,11 +118,12 @@ final class NotificationMonitor: Sendable {
         }
     }
 
-    /// An id as servers send it: `u` by the specification, `i` by some (python-dbusmock declares `i`).
+    /// An id as servers send it: `u` by the specification, `i` by some (python-dbusmock declares
+    /// `i`). Never 0, which the specification keeps for "no notification".
     static func notificationID(_ value: DBusValue?) -> UInt32? {
         switch value {
-        case .uint32(let id)?: id
-        case .int32(let id)? where id >= 0: UInt32(id)
+        case .uint32(let id)? where id > 0: id
+        case .int32(let id)? where id > 0: UInt32(id)
         default: nil
         }
     }

@@ -95,4 +95,22 @@ import Testing
         #expect(closed == [.closed(id: 41, reason: .expired)])
         #expect(centre.list.map(\.id) == [1])
     }
+
+    @Test func anIDClosedBeforeItsNotifyWasAnsweredIsNotKeptAfterwards() {
+        var calls = MonitoredCalls()
+        calls.closedBeforeAnswer(7)
+        let closedSeven = calls.wasClosedBeforeAnswer(7)
+        let closedSevenAgain = calls.wasClosedBeforeAnswer(7)
+        let closedEight = calls.wasClosedBeforeAnswer(8)
+        #expect(closedSeven && !closedSevenAgain && !closedEight)
+
+        // Only the newest are remembered, and a server that went away takes them with it.
+        for id in 1...UInt32(MonitoredCalls.closedEarlyCapacity + 1) { calls.closedBeforeAnswer(id) }
+        let oldest = calls.wasClosedBeforeAnswer(1)
+        let newest = calls.wasClosedBeforeAnswer(UInt32(MonitoredCalls.closedEarlyCapacity + 1))
+        #expect(!oldest && newest)
+        calls.removeAll()
+        let afterRemoval = calls.wasClosedBeforeAnswer(2)
+        #expect(!afterRemoval)
+    }
 }
