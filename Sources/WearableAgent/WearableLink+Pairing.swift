@@ -10,6 +10,8 @@ import WearableUI
 struct PairingSession: Sendable {
     var exchange: PairingExchange
     let remoteKey: Data
+    /// The pairing connection's handshake hash: which pairing a timer was started for.
+    let handshake: Data
     /// The code on the screen, once it is there: the user's answer is for it alone.
     var shownCode: String?
 }
@@ -19,8 +21,30 @@ extension WearableLink {
     func startPairing(_ link: LinkIdentity) {
         var exchange = PairingExchange(side: .responder, handshakeHash: link.handshakeHash)
         let steps = exchange.start()
-        state.withLock { $0.pairing = PairingSession(exchange: exchange, remoteKey: link.remoteStaticKey) }
+        state.withLock {
+            $0.pairing = PairingSession(exchange: exchange, remoteKey: link.remoteStaticKey, handshake: link.handshakeHash)
+        }
+        let timeout = configuration.pairingTimeout
+        let handshake = link.handshakeHash
+        Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            self?.givePairingUp(handshake, after: timeout)
+        }
         carryOut(steps)
+    }
+
+    /// Ends the pairing of `handshake` if it is still waiting after `timeout`.
+    private func givePairingUp(_ handshake: Data, after timeout: Duration) {
+        let failure = PairingFailure.timedOut(seconds: timeout.components.seconds)
+        let gaveUp = state.withLock { state -> Bool in
+            guard state.pairing?.handshake == handshake else { return false }
+            state.pairing = nil
+            state.commands?.yield(.close(failure.description))
+            return true
+        }
+        guard gaveUp else { return }
+        logger.warning("pairing failed: \(failure)")
+        present([.pairingFinished])
     }
 
     func receivePairing(_ message: Relay_V1_Pairing) {

@@ -57,12 +57,17 @@ public final class WearableLink: Sendable {
         public var offlineAlertWindow: TimeInterval
         /// The clock scheduled requests fire by while apart.
         public var clock: any WearableClock
+        /// How long a pairing may wait for both users' answers before it is given up: an
+        /// unpaired wearable takes one pairing at a time, which nobody may hold for ever.
+        public var pairingTimeout: Duration
 
         /// Creates a configuration.
         public init(
             deviceName: String, capabilities: Relay_V1_Capabilities, heartbeat: Duration = .seconds(5),
-            timeout: Duration = .seconds(15), offlineAlertWindow: TimeInterval = 0, clock: any WearableClock = SystemClock()
+            timeout: Duration = .seconds(15), offlineAlertWindow: TimeInterval = 0, clock: any WearableClock = SystemClock(),
+            pairingTimeout: Duration = .seconds(120)
         ) {
+            self.pairingTimeout = pairingTimeout
             self.deviceName = deviceName
             self.capabilities = capabilities
             self.heartbeat = heartbeat

@@ -27,7 +27,7 @@ final class AgentLinkHarness: Sendable {
     private init(
         name: String, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
         clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
-        logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum
+        logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum, pairingTimeout: Duration = .seconds(120)
     ) throws {
         folder = NSTemporaryDirectory() + "relay-agentlink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -42,7 +42,7 @@ final class AgentLinkHarness: Sendable {
             directory: StateDirectory(path: folder + "/wearable"),
             configuration: WearableLink.Configuration(
                 deviceName: "Test Wearable", capabilities: capabilities, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow,
-                clock: clock),
+                clock: clock, pairingTimeout: pairingTimeout),
             logger: logger, present: { screen.append($0) })
         phone = try PhoneLink(
             directory: StateDirectory(path: folder + "/phone"),
@@ -133,12 +133,12 @@ final class AgentLinkHarness: Sendable {
     static func with<Result>(
         name: String = #function, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
         clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
-        logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum,
+        logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum, pairingTimeout: Duration = .seconds(120),
         _ body: (AgentLinkHarness) async throws -> Result
     ) async throws -> Result {
         let harness = try AgentLinkHarness(
             name: name, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow, clock: clock, maxAttachmentBytes: maxAttachmentBytes,
-            logCompactionMinimum: logCompactionMinimum)
+            logCompactionMinimum: logCompactionMinimum, pairingTimeout: pairingTimeout)
         do {
             let result = try await body(harness)
             await harness.stop()

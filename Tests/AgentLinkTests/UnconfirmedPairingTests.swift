@@ -90,3 +90,26 @@ struct PairingTakeoverTests {
         }
     }
 }
+
+@Suite("A pairing nobody confirms", .timeLimit(.minutes(1)))
+struct PairingTimeoutTests {
+    @Test("the wearable gives it up after its time, and the next pairing can take the screen")
+    func anUnansweredPairingEndsAndFreesTheWearable() async throws {
+        try await AgentLinkHarness.with(pairingTimeout: .seconds(2)) { harness in
+            await harness.start()
+            _ = try await harness.phone.beginPairing()
+            #expect(await harness.screen.wait(until: { $0.contains { if case .pairingCode = $0 { true } else { false } } }))
+            let shown = harness.screen.elements.count
+            // Nobody presses anything: the wearable leaves the code screen by itself.
+            #expect(await harness.screen.wait { $0.dropFirst(shown).contains(.pairingFinished) })
+            #expect(!harness.wearable.isPairing)
+            #expect(harness.wearable.status.partnerFingerprint == nil)
+            // The phone heard: its pairing ended with the reason.
+            await #expect(throws: (any Error).self) { _ = try await harness.phone.finishPairing(accepted: true, timeout: .seconds(10)) }
+
+            let codes = try await harness.pair()
+            #expect(codes.phone == codes.wearable)
+            #expect(await harness.waitUntilConnected())
+        }
+    }
+}

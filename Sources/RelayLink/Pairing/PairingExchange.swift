@@ -138,6 +138,8 @@ public enum PairingFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case rejectedByPeer
     /// A message broke the exchange's order or format.
     case malformed(String)
+    /// Nobody finished the pairing within the time allowed (seconds).
+    case timedOut(seconds: Int64)
 
     /// A message for people.
     public var description: String {
@@ -150,6 +152,8 @@ public enum PairingFailure: Error, Sendable, Hashable, CustomStringConvertible {
             "the other device said the codes differ; pairing stopped and nothing was stored"
         case .malformed(let reason):
             "pairing failed: \(reason)"
+        case .timedOut(let seconds):
+            "the pairing was not confirmed on both devices within \(seconds) s; pairing stopped and nothing was stored"
         }
     }
 }
