@@ -105,6 +105,8 @@ public final class WearableLink: Sendable {
         /// Connections up in pairing mode (`Noise_XX`): until the user confirms the code they
         /// carry pairing messages only, and a new partner closes them all.
         var pairingConnections: Set<Int> = []
+        /// Connections still in their handshake: not yet known to be the partner or a pairing.
+        var handshaking: Set<Int> = []
         var roundTrip: Duration?
         /// Connections whose session has loaded the outbound log (`loadLogs(for:)`). The phone's
         /// hello, which makes a connection current, comes a round trip later: an entry appended
@@ -169,15 +171,30 @@ public final class WearableLink: Sendable {
         await connections.stopAll()
     }
 
+    /// How many connections may be in their handshake at once. Each holds a socket and a task
+    /// for up to the handshake's time limit whoever opened it; the phone needs one (two while an
+    /// old connection has not noticed it is dead), so more are turned away at once.
+    public static let maximumHandshaking = 8
+
+    /// How many connections are in their handshake now.
+    public var connectionsInHandshake: Int { state.withLock { $0.handshaking.count } }
+
     /// Runs one connection from the phone until it ends.
     public func run(_ connection: FramedConnection) async {
         let (commands, continuation) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
-        let (acceptance, id) = state.withLock { state -> (LinkHandshake.Acceptance, Int) in
+        let accepted = state.withLock { state -> (LinkHandshake.Acceptance, Int)? in
+            guard state.handshaking.count < Self.maximumHandshaking else { return nil }
             state.lastConnection += 1
             state.connections[state.lastConnection] = continuation
+            state.handshaking.insert(state.lastConnection)
             // Unpaired, the wearable is pairable: it has nothing to leak yet, and pairing
             // still needs the user to confirm the same code on both devices.
             return (LinkHandshake.Acceptance(pairable: state.partnerKey == nil, partnerKey: state.partnerKey), state.lastConnection)
+        }
+        guard let (acceptance, id) = accepted else {
+            logger.warning("refused a connection from \(connection.peer): \(Self.maximumHandshaking) others are still in their handshake")
+            await connection.close()
+            return
         }
         let driver = LinkConnectionDriver(
             role: .responder(acceptance), localKey: localKey, hello: hello,
@@ -186,6 +203,7 @@ public final class WearableLink: Sendable {
         let outcome = await driver.run(connection, commands: commands)
         let wasCurrent = state.withLock { state -> Bool in
             state.connections.removeValue(forKey: id)
+            state.handshaking.remove(id)
             state.loaded.remove(id)
             state.pairingConnections.remove(id)
             state.caughtUpThrough.removeValue(forKey: id)
