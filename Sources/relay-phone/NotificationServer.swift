@@ -43,6 +43,7 @@ final class NotificationServer: Sendable {
         self.log = log
         self.mirror = mirror
         self.isLocked = isLocked
+        images = mirror.map { ImageIntake(ingest: AttachmentIngest(store: $0.link.attachments)) }
         let now = (wall: Date(), monotonic: ContinuousClock.now)
         var state = State(
             centre: NotificationCentre(
@@ -59,6 +60,8 @@ final class NotificationServer: Sendable {
 
     /// Takes attached images into the phone's store for the wearable; `nil` without a mirror.
     var ingest: AttachmentIngest? { mirror.map { AttachmentIngest(store: $0.link.attachments) } }
+    /// The same for `Notify` calls, off the bus thread.
+    let images: ImageIntake?
 
     /// The delivered notifications, oldest first.
     var delivered: [DeliveredNotification] { state.withLock { $0.centre.list } }
@@ -150,14 +153,19 @@ final class NotificationServer: Sendable {
     /// right after the commit (no task waits for it), and nothing holds the lock meanwhile, so
     /// the commits of calls that arrive together are shared. Runs on the D-Bus loop thread.
     private func notify(_ message: DBusMethodCall, _ reply: DBusPendingReply) throws(DBusError) {
-        var call = try NotifyCall(arguments: message.arguments)
-        // Read and reduced before the lock: an image takes milliseconds, other calls none.
-        if let ingest { call = ingest.takeImages(of: call) }
-        let sender = message.sender ?? "?"
-        for note in call.notes { log("relay-phone: Notify from \(sender) (\(call.appName)): \(note)") }
+        let call = try NotifyCall(arguments: message.arguments)
+        let sender = message.sender
+        guard let images else { return deliver(call, from: sender, reply) }
+        // Images are read and reduced before the lock, and off this thread.
+        images.handle(call, from: sender ?? "") { [self] call in deliver(call, from: sender, reply) }
+    }
+
+    /// Puts a `Notify` call, its images taken in, into the centre; the reply follows the commit.
+    private func deliver(_ call: NotifyCall, from sender: String?, _ reply: DBusPendingReply) {
+        for note in call.notes { log("relay-phone: Notify from \(sender ?? "?") (\(call.appName)): \(note)") }
         let (id, ticket) = state.withLock { state in
             let before = Snapshot(state.centre)
-            let outcome = state.centre.notify(call, sender: message.sender, now: .now)
+            let outcome = state.centre.notify(call, sender: sender, now: .now)
             // Closed to keep within the limits: announced once stored.
             let evicted = state.centre.takeEvictions()
             retireTimers(of: evicted, &state)

@@ -1,6 +1,8 @@
 import Foundation
+import RelayDBus
 import RelayDisplay
 import RelayTestSupport
+import Synchronization
 import Testing
 
 /// An image from notify-send's `image-path` to the wearable's long look, with both agents as
@@ -38,6 +40,52 @@ import Testing
             }
             await rig.stopAll()
         }
+    }
+
+    @Test(.timeLimit(.minutes(2))) func aLargeImageDoesNotHoldUpOtherCalls() async throws {
+        try await withRelayPhone { bus, _, _ in
+            let directory = "/tmp/relay-image-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            // Twelve megapixels: reading and reducing it takes the phone a good while.
+            let path = directory + "/large.png"
+            let width = 4000, height = 3000
+            guard let picture = RGBImage(width: width, height: height, bytes: [UInt8](repeating: 90, count: width * height * 3)) else {
+                throw SoakFailure("bad picture size")
+            }
+            try PNGFile.write(picture, to: path)
+            let camera = try await bus.connect()
+            let chat = try await bus.connect()
+            let answered = Mutex<[String]>([])
+            let large = Task {
+                _ = try await Self.notify(camera, "Large", hints: ["image-path": .string(path)])
+                answered.withLock { $0.append("large") }
+            }
+            // Calls from one connection are handled in order: once this one is answered, the
+            // large one has reached the phone's bus thread.
+            _ = try await camera.call(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", method: "GetServerInformation")
+            _ = try await Self.notify(chat, "Small", hints: [:])
+            answered.withLock { $0.append("small") }
+            try await large.value
+            let order = answered.withLock { $0 }
+            #expect(order == ["small", "large"], "another client's notification waited for the image")
+        }
+    }
+
+    private static func notify(_ client: DBusConnection, _ title: String, hints: [String: DBusValue]) async throws -> UInt32 {
+        try await client.call(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+            interface: "org.freedesktop.Notifications", method: "Notify",
+            arguments: [
+                .string("test"), .uint32(0), .string(""), .string(title), .string(""), .array([String]()),
+                .dictionary(
+                    keySignature: .string, valueSignature: .variant,
+                    entries: hints.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }),
+                .int32(0),
+            ]
+        ).decode(0, as: UInt32.self)
     }
 
     private func run(_ rig: Rig, bus: PrivateBus) async throws {
