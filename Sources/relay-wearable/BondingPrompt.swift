@@ -9,8 +9,16 @@ import WearableUI
 final class BondingPrompt: Sendable {
     private struct Waiting {
         let id: Int
-        let passkey: String
+        let question: Question
         let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    /// What the screen asks.
+    enum Question: Sendable, Hashable {
+        /// Whether the phone shows the same passkey.
+        case passkey(String)
+        /// Whether to bond with the device at this address, which has no passkey to compare.
+        case device(String)
     }
 
     private let waiting = Mutex<Waiting?>(nil)
@@ -22,24 +30,27 @@ final class BondingPrompt: Sendable {
         self.present = present
     }
 
-    /// The passkey on the screen now, while it waits for an answer.
-    var passkey: String? { waiting.withLock { $0?.passkey } }
+    /// The question on the screen now, while it waits for an answer.
+    var question: Question? { waiting.withLock { $0?.question } }
 
-    /// Shows `passkey` and waits for the person's answer: `true` for Select on Confirm. Answers
-    /// `false` at once when another request is on the screen, and when the task is cancelled
-    /// (BlueZ's `Cancel`), which also takes the passkey off the screen.
-    func ask(passkey: String) async -> Bool {
+    /// Shows the question and waits for the person's answer: `true` for Select on Confirm.
+    /// Answers `false` at once when another request is on the screen, and when the task is
+    /// cancelled (BlueZ's `Cancel`), which also takes the question off the screen.
+    func ask(_ question: Question) async -> Bool {
         let id = nextID.add(1, ordering: .relaxed).newValue
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Checked under the lock: a cancellation before this point finds nothing to end.
                 let shown = waiting.withLock { waiting -> Bool in
                     guard waiting == nil, !Task.isCancelled else { return false }
-                    waiting = Waiting(id: id, passkey: passkey, continuation: continuation)
+                    waiting = Waiting(id: id, question: question, continuation: continuation)
                     return true
                 }
                 if shown {
-                    present([.bluetoothPasskey(passkey)])
+                    switch question {
+                    case .passkey(let passkey): present([.bluetoothPasskey(passkey)])
+                    case .device(let address): present([.bluetoothDevice(address)])
+                    }
                 } else {
                     continuation.resume(returning: false)
                 }

@@ -117,13 +117,17 @@ final class WearableBluetooth: Sendable {
             return false
         }
         guard let passkey = request.passkeyText else {
-            // "Just works" has no passkey to compare; Relay's own code, confirmed on the screen,
-            // still authenticates the phone before anything is mirrored.
-            log("relay-wearable: \(from) without a passkey: accepted (the Relay code on the screen confirms the phone)")
-            return true
+            // "Just works" has no passkey to compare, but a bond is still the user's to allow:
+            // the device's address goes on the screen instead.
+            let address = BluetoothAddress(devicePath: request.device)?.description ?? request.device
+            log("relay-wearable: \(from) without a passkey: shown on the screen; Select allows, Back refuses")
+            let accepted = await bonding.ask(.device(address))
+            let outcome = accepted ? "allowed" : Task.isCancelled ? "cancelled by bluetoothd" : "refused"
+            log("relay-wearable: bluetooth: bonding with \(address): \(outcome)")
+            return accepted
         }
         log("relay-wearable: \(from), passkey \(passkey): shown on the screen; Select confirms, Back rejects")
-        let accepted = await bonding.ask(passkey: passkey)
+        let accepted = await bonding.ask(.passkey(passkey))
         let outcome = accepted ? "accepted" : Task.isCancelled ? "cancelled by bluetoothd" : "rejected"
         log("relay-wearable: bluetooth: passkey \(passkey): \(outcome)")
         return accepted

@@ -208,6 +208,20 @@ import Testing
                 #expect(await wearable.printed("passkey 123456: rejected"))
                 let after = try await rig.status(phone: false)
                 #expect(after["screen"] as? String != "pairing" && after["link"] as? String == "unpaired")
+
+                // "Just works" (no passkey on either side) is still the wearable user's to allow:
+                // the phone's address goes on the screen, and Back refuses the bond.
+                _ = try await rig.control.call(
+                    destination: "org.bluez", path: "/", interface: "org.bluez.Mock", method: "SetJustWorks", arguments: [.boolean(true)])
+                let silent = Task { try await rig.relayctl(["pair", "--yes", "--phone-socket", rig.phoneSocket, "--timeout", "5"]) }
+                try await rig.until("the wearable asks whether to allow the phone") {
+                    try await rig.status(phone: false)["bluetoothDevice"] as? String == BluetoothRig.phoneAddress
+                }
+                #expect(try await rig.relayctl(["press", "back", "--control-socket", rig.wearableSocket]).status == 0)
+                let unallowed = try await silent.value
+                #expect(unallowed.status == 1)
+                #expect(unallowed.output.contains("Bluetooth pairing was rejected"), "\(unallowed.output)")
+                #expect(await wearable.printed("bonding with \(BluetoothRig.phoneAddress): refused"))
             }
         }
     }

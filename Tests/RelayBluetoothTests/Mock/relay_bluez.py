@@ -146,6 +146,10 @@ def Pair(_device_object, sender=None, path=None, ok=None, err=None):
         err(_error('org.bluez.Error.AuthenticationFailed', 'No agent to confirm the passkey'))
         return
     passkey = manager.relay_passkey
+    just_works = manager.relay_just_works
+    if just_works:
+        # No passkey to compare: only the remote side's agent is asked to authorize.
+        agents = [agent for agent in agents if agent[0] != str(sender)]
     state = {'left': len(agents), 'done': False}
     connection = device.connection
 
@@ -176,9 +180,16 @@ def Pair(_device_object, sender=None, path=None, ok=None, err=None):
         # The caller's agent confirms the device it pairs with; the others (the remote side's)
         # confirm the device that pairs with them.
         about = path if agent_sender == str(sender) else _other_device(path)
-        connection.call_async(
-            agent_sender, agent_path, AGENT_IFACE, 'RequestConfirmation', 'ou',
-            (dbus.ObjectPath(about), dbus.UInt32(passkey)), answered, finish, timeout=120)
+        if just_works:
+            connection.call_async(
+                agent_sender, agent_path, AGENT_IFACE, 'RequestAuthorization', 'o',
+                (dbus.ObjectPath(about),), answered, finish, timeout=120)
+        else:
+            connection.call_async(
+                agent_sender, agent_path, AGENT_IFACE, 'RequestConfirmation', 'ou',
+                (dbus.ObjectPath(about), dbus.UInt32(passkey)), answered, finish, timeout=120)
+    if not agents:
+        finish(None)
 
 
 @dbus.service.method(DEVICE_IFACE, in_signature='s', out_signature='', sender_keyword='sender',
@@ -321,6 +332,12 @@ def SetPasskey(_self, passkey):
 
 
 @dbus.service.method(MOCK_IFACE, in_signature='b', out_signature='')
+def SetJustWorks(_self, just_works):
+    '''While set, Pair bonds "just works": no passkey, RequestAuthorization on the remote side's agent.'''
+    _manager().relay_just_works = bool(just_works)
+
+
+@dbus.service.method(MOCK_IFACE, in_signature='b', out_signature='')
 def RefuseConnections(_self, refuse):
     '''While set, ConnectProfile fails as if the wearable were out of range.'''
     _manager().relay_refuse_connections = bool(refuse)
@@ -349,6 +366,7 @@ def load(mock, parameters):
     manager.relay_hidden = []
     manager.relay_filter = ''
     manager.relay_passkey = 123456
+    manager.relay_just_works = False
     manager.relay_refuse_connections = False
     manager.methods[PROFILE_MANAGER_IFACE]['RegisterProfile'] = ('osa{sv}', '', '', RegisterProfile)
     manager.methods[PROFILE_MANAGER_IFACE]['UnregisterProfile'] = ('o', '', '', UnregisterProfile)
