@@ -36,11 +36,14 @@ public struct MonitoredCalls: Sendable {
     public let capacity: Int
     private var waiting: [Key: (pending: Pending, order: UInt64)] = [:]
     private var nextOrder: UInt64 = 0
-    /// Ids the server closed before the monitor knew them, newest last (at most
+    /// Ids the server closed while a `Notify` waited for its answer, newest last (at most
     /// ``closedEarlyCapacity``): a server may send `NotificationClosed` before its reply to the
-    /// `Notify` (a transient notification it drops at once), and the reply must then not bring
-    /// back a notification that is already gone.
+    /// `Notify` (a transient notification it drops at once, new or replacing), and the reply
+    /// must then not bring back a notification that is already gone. Forgotten when a `Notify`
+    /// starts while none waits: closes that came before a call cannot be about it.
     private var closedEarly: [UInt32] = []
+    /// How many of the waiting calls are `Notify`.
+    private var waitingNotifies = 0
     /// The most ids kept in ``closedBeforeAnswer(_:)``.
     public static let closedEarlyCapacity = 64
 
@@ -62,11 +65,23 @@ public struct MonitoredCalls: Sendable {
         if waiting[key] == nil, waiting.count >= capacity,
             let oldest = waiting.min(by: { $0.value.order < $1.value.order })
         {
-            dropped = waiting.removeValue(forKey: oldest.key)?.pending
+            dropped = forget(oldest.key)
         }
+        _ = forget(key)
         waiting[key] = (Pending(call: call, caller: caller, serial: serial), nextOrder)
+        if case .notify = call {
+            if waitingNotifies == 0 { closedEarly.removeAll() }
+            waitingNotifies += 1
+        }
         nextOrder += 1
         return dropped
+    }
+
+    /// Stops waiting for the call at `key`, if any.
+    private mutating func forget(_ key: Key) -> Pending? {
+        guard let pending = waiting.removeValue(forKey: key)?.pending else { return nil }
+        if case .notify = pending.call { waitingNotifies -= 1 }
+        return pending
     }
 
     /// The call a reply (a method return or an error) answers, which stops waiting; `nil` for a
@@ -75,17 +90,17 @@ public struct MonitoredCalls: Sendable {
     ///   - replySerial: The reply's `reply_serial`.
     ///   - caller: The reply's destination: the unique name of the connection that called.
     public mutating func answered(replySerial: UInt32, caller: String) -> Pending? {
-        waiting.removeValue(forKey: Key(caller: caller, serial: replySerial))?.pending
+        forget(Key(caller: caller, serial: replySerial))
     }
 
-    /// The server closed `id`, which the monitor did not know: a reply to a `Notify` naming it
-    /// may still be on its way.
+    /// The server closed `id`: a reply to a waiting `Notify` naming it may still be on its way.
     public mutating func closedBeforeAnswer(_ id: UInt32) {
+        guard waitingNotifies > 0 else { return }
         closedEarly.append(id)
         if closedEarly.count > Self.closedEarlyCapacity { closedEarly.removeFirst() }
     }
 
-    /// Whether `id`, named by a reply to a `Notify`, was closed before that reply came (and so
+    /// Whether `id`, named by a reply to a `Notify`, was closed while that call waited (and so
     /// must not be kept); it is forgotten either way.
     public mutating func wasClosedBeforeAnswer(_ id: UInt32) -> Bool {
         guard let index = closedEarly.lastIndex(of: id) else { return false }
@@ -99,6 +114,7 @@ public struct MonitoredCalls: Sendable {
     public mutating func removeAll() -> Int {
         defer {
             waiting.removeAll()
+            waitingNotifies = 0
             closedEarly.removeAll()
         }
         return waiting.count

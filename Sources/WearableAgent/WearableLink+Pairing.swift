@@ -14,6 +14,9 @@ struct PairingSession: Sendable {
     let handshake: Data
     /// The code on the screen, once it is there: the user's answer is for it alone.
     var shownCode: String?
+    /// Whether the user answered: from then on the phone's answer, or its going away, ends the
+    /// pairing, not the wearable's timeout (which could otherwise undo a confirmation already sent).
+    var answered = false
 }
 
 extension WearableLink {
@@ -37,7 +40,7 @@ extension WearableLink {
     private func givePairingUp(_ handshake: Data, after timeout: Duration) {
         let failure = PairingFailure.timedOut(seconds: timeout.components.seconds)
         let gaveUp = state.withLock { state -> Bool in
-            guard state.pairing?.handshake == handshake else { return false }
+            guard let session = state.pairing, session.handshake == handshake, !session.answered else { return false }
             state.pairing = nil
             state.commands?.yield(.close(failure.description))
             return true
@@ -69,6 +72,7 @@ extension WearableLink {
                 return []
             }
             let steps = session.exchange.decide(accepted)
+            session.answered = true
             state.pairing = session
             return steps
         }

@@ -77,9 +77,8 @@ extension NotificationMonitor {
         switch message.member {
         case "NotificationClosed":
             let reason = (try? message.arguments.decode(1, as: UInt32.self)).flatMap(CloseReason.init) ?? .undefined
-            var known = false
-            silently { centre in known = Self.closeServers(id, reason: reason, &centre) }
-            if !known { calls.closedBeforeAnswer(id) }
+            silently { centre in Self.closeServers(id, reason: reason, &centre) }
+            calls.closedBeforeAnswer(id)
         case "ActionInvoked":
             let key = (try? message.arguments.decode(1, as: String.self)) ?? "?"
             log("relay-phone: monitor: action '\(key)' invoked on notification \(id) at the notification server")

@@ -96,13 +96,28 @@ import Testing
         #expect(centre.list.map(\.id) == [1])
     }
 
-    @Test func anIDClosedBeforeItsNotifyWasAnsweredIsNotKeptAfterwards() {
+    @Test func anIDClosedWhileANotifyWaitsIsNotKeptFromItsReply() {
         var calls = MonitoredCalls()
+        let notify = MonitoredCalls.Call.notify(NotifyCall(appName: "app", summary: "s"))
+        // With no Notify waiting, a close cannot be about a reply to come.
         calls.closedBeforeAnswer(7)
+        calls.called(notify, serial: 1, caller: ":1.4")
+        let before = calls.wasClosedBeforeAnswer(7)
+        #expect(!before)
+
+        calls.closedBeforeAnswer(7)
+        _ = calls.answered(replySerial: 1, caller: ":1.4")
         let closedSeven = calls.wasClosedBeforeAnswer(7)
         let closedSevenAgain = calls.wasClosedBeforeAnswer(7)
         let closedEight = calls.wasClosedBeforeAnswer(8)
         #expect(closedSeven && !closedSevenAgain && !closedEight)
+
+        // A new Notify while none waits starts afresh.
+        calls.called(notify, serial: 2, caller: ":1.4")
+        calls.closedBeforeAnswer(9)
+        calls.called(notify, serial: 3, caller: ":1.4")
+        let stillNine = calls.wasClosedBeforeAnswer(9)
+        #expect(stillNine, "another Notify started while one waited: the close may be about either")
 
         // Only the newest are remembered, and a server that went away takes them with it.
         for id in 1...UInt32(MonitoredCalls.closedEarlyCapacity + 1) { calls.closedBeforeAnswer(id) }
