@@ -22,6 +22,12 @@ public struct FramedConnection: Sendable {
         try? await channel.executeThenClose { _, _ in }
     }
 
+    /// Closes the connection from outside while it runs: its reads end and its writes fail, so
+    /// whatever runs it (`run`, `runBatches`) comes to an end.
+    public func abort() {
+        channel.channel.close(mode: .all, promise: nil)
+    }
+
     /// Runs `body` with the connection's frames and closes the connection when it returns or throws.
     public func run<Result: Sendable>(
         maximumFrameLength: Int = FrameFormat.defaultMaximumLength,

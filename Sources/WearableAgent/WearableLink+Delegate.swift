@@ -49,8 +49,6 @@ extension WearableLink {
     func loadLogs(for id: Int) throws -> LinkSession.Logs {
         try state.withLock { state in
             let logs = try database.read { db in try LinkLogTables.load(db) }
-            // The handshake is over: the peer is the partner, or a phone asking to pair.
-            state.handshaking.remove(id)
             state.loaded.insert(id)
             return logs
         }

@@ -105,8 +105,11 @@ public final class WearableLink: Sendable {
         /// Connections up in pairing mode (`Noise_XX`): until the user confirms the code they
         /// carry pairing messages only, and a new partner closes them all.
         var pairingConnections: Set<Int> = []
-        /// Connections still in their handshake: not yet known to be the partner or a pairing.
-        var handshaking: Set<Int> = []
+        /// Connections being set up (handshake, then the phone's hello), with how to close each
+        /// from outside: not yet admitted as the partner's session or the one pairing.
+        var handshaking: [Int: @Sendable () -> Void] = [:]
+        /// How many of those were closed to make room, for the log.
+        var handshakesEvicted = 0
         var roundTrip: Duration?
         /// Connections whose session has loaded the outbound log (`loadLogs(for:)`). The phone's
         /// hello, which makes a connection current, comes a round trip later: an entry appended
@@ -171,30 +174,42 @@ public final class WearableLink: Sendable {
         await connections.stopAll()
     }
 
-    /// How many connections may be in their handshake at once. Each holds a socket and a task
-    /// for up to the handshake's time limit whoever opened it; the phone needs one (two while an
-    /// old connection has not noticed it is dead), so more are turned away at once.
+    /// How many connections may be being set up at once. Each holds a socket and a task for up
+    /// to the handshake's time limit, whoever opened it; the phone needs one (two while an old
+    /// connection has not noticed it is dead). Beyond that the oldest is closed to make room:
+    /// refusing the newest instead would let a few silent sockets, opened again and again, keep
+    /// the partner out for good, while its own handshake takes one round trip.
     public static let maximumHandshaking = 8
 
-    /// How many connections are in their handshake now.
+    /// How many connections are being set up now (before the phone's hello admits them).
     public var connectionsInHandshake: Int { state.withLock { $0.handshaking.count } }
 
     /// Runs one connection from the phone until it ends.
     public func run(_ connection: FramedConnection) async {
         let (commands, continuation) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
-        let accepted = state.withLock { state -> (LinkHandshake.Acceptance, Int)? in
-            guard state.handshaking.count < Self.maximumHandshaking else { return nil }
+        let (acceptance, id, evicted, evictions) = state.withLock { state in
+            var evicted: (@Sendable () -> Void)?
+            if state.handshaking.count >= Self.maximumHandshaking, let oldest = state.handshaking.keys.min() {
+                evicted = state.handshaking.removeValue(forKey: oldest)
+                state.handshakesEvicted += 1
+            }
             state.lastConnection += 1
             state.connections[state.lastConnection] = continuation
-            state.handshaking.insert(state.lastConnection)
+            state.handshaking[state.lastConnection] = { connection.abort() }
             // Unpaired, the wearable is pairable: it has nothing to leak yet, and pairing
             // still needs the user to confirm the same code on both devices.
-            return (LinkHandshake.Acceptance(pairable: state.partnerKey == nil, partnerKey: state.partnerKey), state.lastConnection)
+            return (
+                LinkHandshake.Acceptance(pairable: state.partnerKey == nil, partnerKey: state.partnerKey), state.lastConnection,
+                evicted, state.handshakesEvicted
+            )
         }
-        guard let (acceptance, id) = accepted else {
-            logger.warning("refused a connection from \(connection.peer): \(Self.maximumHandshaking) others are still in their handshake")
-            await connection.close()
-            return
+        if let evicted {
+            evicted()
+            // One line for the first and then every hundredth: a flood must not flood the log too.
+            if evictions % 100 == 1 {
+                logger.warning(
+                    "\(Self.maximumHandshaking) connections were still being set up; the oldest was closed to make room (\(evictions) so far)")
+            }
         }
         let driver = LinkConnectionDriver(
             role: .responder(acceptance), localKey: localKey, hello: hello,
@@ -203,7 +218,7 @@ public final class WearableLink: Sendable {
         let outcome = await driver.run(connection, commands: commands)
         let wasCurrent = state.withLock { state -> Bool in
             state.connections.removeValue(forKey: id)
-            state.handshaking.remove(id)
+            state.handshaking.removeValue(forKey: id)
             state.loaded.remove(id)
             state.pairingConnections.remove(id)
             state.caughtUpThrough.removeValue(forKey: id)
@@ -240,6 +255,8 @@ public final class WearableLink: Sendable {
     /// (while a stranger held its connection open, waiting). One that may not is closed.
     func admit(_ id: Int, _ identity: LinkIdentity) -> Bool {
         state.withLock { state in
+            // Set up: admitted or refused, it no longer counts among those being set up.
+            state.handshaking.removeValue(forKey: id)
             let admitted =
                 switch identity.mode {
                 case .pair: state.partnerKey == nil

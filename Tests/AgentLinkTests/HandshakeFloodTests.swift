@@ -4,28 +4,29 @@ import Testing
 import WearableAgent
 
 /// Connections that open and never finish their handshake hold a socket and a task each until
-/// the handshake's time limit: the wearable takes only so many at once.
+/// the handshake's time limit: the wearable keeps only so many, closing the oldest for a new one.
 @Suite("Connections that never finish their handshake", .timeLimit(.minutes(1)))
 struct HandshakeFloodTests {
-    @Test("beyond the limit a connection is closed at once, and the partner still gets in once they go")
-    func onlySoManyWaitInTheirHandshake() async throws {
+    @Test("the oldest gives way to a new connection, so silent sockets never keep the phone out")
+    func silentConnectionsGiveWayToThePhone() async throws {
         try await AgentLinkHarness.with { harness in
             await harness.start()
             let endpoint = TransportEndpoint.unix(path: harness.folder + "/link.sock")
+            let limit = WearableLink.maximumHandshaking
             var silent: [FramedConnection] = []
-            for _ in 0..<WearableLink.maximumHandshaking { silent.append(try await Transport.connect(to: endpoint)) }
-            #expect(await waitFor { harness.wearable.connectionsInHandshake == WearableLink.maximumHandshaking })
+            for _ in 0..<limit { silent.append(try await Transport.connect(to: endpoint)) }
+            #expect(await waitFor { harness.wearable.connectionsInHandshake == limit })
 
-            // One more is closed by the wearable without a word: its read ends at once.
-            let extra = try await Transport.connect(to: endpoint)
-            let batch = try await extra.run { reader, _ in try await reader.nextBatch() }
-            #expect(batch == nil)
-            #expect(harness.wearable.connectionsInHandshake == WearableLink.maximumHandshaking)
-
-            for connection in silent { await connection.close() }
-            #expect(await waitFor { harness.wearable.connectionsInHandshake == 0 })
+            // The phone's pairing connection takes the place of the oldest silent one (refusing
+            // it instead would keep the phone out); once it is the wearable's current
+            // connection, every other one is closed.
             _ = try await harness.pair()
             #expect(await harness.waitUntilConnected())
+            for connection in silent {
+                let batch = try await connection.run { reader, _ in try await reader.nextBatch() }
+                #expect(batch == nil, "the wearable closed the silent connection")
+            }
+            #expect(await waitFor { harness.wearable.connectionsInHandshake == 0 })
         }
     }
 }
