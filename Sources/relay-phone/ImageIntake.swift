@@ -7,18 +7,28 @@ import Synchronization
 /// reducing a large image (a second for 40 megapixels) does not hold up every other client.
 ///
 /// Images are taken in one at a time, in order. A sender's calls stay in the order it sent them
-/// (an update must not overtake the post it updates): while one of its calls waits here, its
-/// next ones, with an image or not, queue behind it. At most ``capacity`` calls wait; beyond
-/// that the bus thread waits for a place, which slows a flood of images down as reading them
-/// on the bus thread did, without holding them all in memory.
+/// (a `CloseNotification` or an update must not overtake the post it is about): while one of
+/// its calls waits here, its next ones queue behind it (``inOrder(after:_:refuse:)``). At most
+/// ``capacity`` calls and ``byteBudget`` bytes of `image-data` wait; beyond that the bus thread
+/// waits for a place, which slows a flood of images down as reading them on the bus thread did,
+/// without holding them all in memory. ``stop()`` refuses the calls not yet started, so that a
+/// stopping agent answers every call it took (the bus connection's close waits for those answers).
 final class ImageIntake: Sendable {
     /// The most calls waiting to be taken in.
     static let capacity = 16
+    /// The most bytes of `image-data` waiting (one call may bring more, alone).
+    static let byteBudget = 64 << 20
+
+    private struct Waiting {
+        /// Calls waiting here, by sender.
+        var calls: [String: Int] = [:]
+        var bytes = 0
+        var stopped = false
+    }
 
     private let queue = DispatchQueue(label: "relay-phone images")
     private let places = DispatchSemaphore(value: ImageIntake.capacity)
-    /// Calls waiting here, by sender.
-    private let waiting = Mutex<[String: Int]>([:])
+    private let waiting = Mutex(Waiting())
     private let ingest: AttachmentIngest
 
     init(ingest: AttachmentIngest) {
@@ -26,21 +36,52 @@ final class ImageIntake: Sendable {
     }
 
     /// Runs `deliver` with `call`, its images taken in: on this thread at once when it has none
-    /// and nothing of its sender waits here, otherwise on the image queue in turn.
-    func handle(_ call: NotifyCall, from sender: String, deliver: @escaping @Sendable (NotifyCall) -> Void) {
+    /// and nothing of its sender waits here, otherwise on the image queue in turn. `refuse`
+    /// answers a call that was still waiting when the agent began to stop.
+    func handle(
+        _ call: NotifyCall, from sender: String, deliver: @escaping @Sendable (NotifyCall) -> Void,
+        refuse: @escaping @Sendable () -> Void
+    ) {
         let hasImage = call.hints.imageData != nil || !(call.hints.imagePath ?? "").isEmpty
-        let queued = waiting.withLock { waiting -> Bool in
-            guard hasImage || waiting[sender] != nil else { return false }
-            waiting[sender, default: 0] += 1
-            return true
-        }
-        guard queued else { return deliver(call) }
-        places.wait()
-        queue.async { [self] in
+        let bytes = call.hints.imageData?.data.count ?? 0
+        enqueue(from: sender, bytes: bytes, always: hasImage, refuse: refuse) { [ingest] in
             deliver(hasImage ? ingest.takeImages(of: call) : call)
+        }
+    }
+
+    /// Runs `work` (another call of `sender`'s) now, or behind the sender's calls that wait here.
+    func inOrder(after sender: String, _ work: @escaping @Sendable () -> Void, refuse: @escaping @Sendable () -> Void) {
+        enqueue(from: sender, bytes: 0, always: false, refuse: refuse, work)
+    }
+
+    /// Refuses every call not started yet; the one being taken in finishes.
+    func stop() {
+        waiting.withLock { $0.stopped = true }
+    }
+
+    private func enqueue(
+        from sender: String, bytes: Int, always: Bool, refuse: @escaping @Sendable () -> Void,
+        _ work: @escaping @Sendable () -> Void
+    ) {
+        let (queued, overBudget) = waiting.withLock { waiting -> (Bool, Bool) in
+            guard always || waiting.calls[sender] != nil else { return (false, false) }
+            return (true, waiting.bytes > 0 && waiting.bytes + bytes > Self.byteBudget)
+        }
+        guard queued else { return work() }
+        // Only the bus thread queues, so nothing is added between the wait and the count.
+        if overBudget { queue.sync {} }
+        places.wait()
+        waiting.withLock { waiting in
+            waiting.calls[sender, default: 0] += 1
+            waiting.bytes += bytes
+        }
+        queue.async { [self] in
+            let stopped = waiting.withLock { $0.stopped }
+            if stopped { refuse() } else { work() }
             waiting.withLock { waiting in
-                let left = (waiting[sender] ?? 1) - 1
-                waiting[sender] = left > 0 ? left : nil
+                let left = (waiting.calls[sender] ?? 1) - 1
+                waiting.calls[sender] = left > 0 ? left : nil
+                waiting.bytes -= bytes
             }
             places.signal()
         }

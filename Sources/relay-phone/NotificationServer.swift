@@ -125,10 +125,13 @@ final class NotificationServer: Sendable {
                     ],
                     outputs: [.init("id", "u")]
                 ) { [self] call, reply in try notify(call, reply) },
-                DBusMethod("CloseNotification", inputs: [.init("id", "u")]) { [self] call in
+                DBusMethod("CloseNotification", inputs: [.init("id", "u")]) { [self] call, reply in
                     let id = try call.arguments.decode(0, as: UInt32.self)
-                    act { centre in centre.close(id, reason: .closedByCall) }
-                    return []
+                    // Behind the sender's Notify calls still taking in an image, as it sent them.
+                    inOrder(after: call.sender, reply) { [self] in
+                        act { centre in centre.close(id, reason: .closedByCall) }
+                        reply.succeed([])
+                    }
                 },
                 DBusMethod("GetCapabilities", outputs: [.init("capabilities", "as")]) { _ in
                     [.array(FreedesktopMapping.capabilities)]
@@ -157,8 +160,21 @@ final class NotificationServer: Sendable {
         let sender = message.sender
         guard let images else { return deliver(call, from: sender, reply) }
         // Images are read and reduced before the lock, and off this thread.
-        images.handle(call, from: sender ?? "") { [self] call in deliver(call, from: sender, reply) }
+        images.handle(call, from: sender ?? "") { [self] call in
+            deliver(call, from: sender, reply)
+        } refuse: {
+            reply.fail(Self.stopping)
+        }
     }
+
+    /// Runs `work` (a call of `sender`'s) now, or behind that sender's calls still taking in an image.
+    private func inOrder(after sender: String?, _ reply: DBusPendingReply, _ work: @escaping @Sendable () -> Void) {
+        guard let images else { return work() }
+        images.inOrder(after: sender ?? "", work) { reply.fail(Self.stopping) }
+    }
+
+    /// The answer to a call still waiting its turn when the agent began to stop: nothing was done.
+    static let stopping = DBusError(.failed, "relay-phone is stopping; the call was not carried out, try again when it is back")
 
     /// Puts a `Notify` call, its images taken in, into the centre; the reply follows the commit.
     private func deliver(_ call: NotifyCall, from sender: String?, _ reply: DBusPendingReply) {

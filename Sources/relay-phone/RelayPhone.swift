@@ -155,6 +155,8 @@ struct RelayPhone: AsyncParsableCommand {
         linking.cancel()
         await linking.value
         await monitor?.stop()
+        // Calls still waiting for their image are answered (refused) before the bus closes.
+        server.images?.stop()
         server.stop()
         rich.stop()
         lockWatcher.stop()

@@ -74,12 +74,40 @@ import Testing
         }
     }
 
-    private static func notify(_ client: DBusConnection, _ title: String, hints: [String: DBusValue]) async throws -> UInt32 {
+    @Test(.timeLimit(.minutes(2))) func aCloseDoesNotOvertakeTheUpdateBeforeIt() async throws {
+        try await withRelayPhone { bus, _, socket in
+            let directory = "/tmp/relay-image-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let path = directory + "/large.png"
+            let width = 4000, height = 3000
+            guard let picture = RGBImage(width: width, height: height, bytes: [UInt8](repeating: 90, count: width * height * 3)) else {
+                throw SoakFailure("bad picture size")
+            }
+            try PNGFile.write(picture, to: path)
+            let app = try await bus.connect()
+            let id = try await Self.notify(app, "Upload", hints: [:])
+            // The update with its picture, then the close, sent together as an app may: the
+            // close must find the update done, and close it for good.
+            // Started at once on this thread, so the update leaves before the close.
+            let update = Task.immediate { try await Self.notify(app, "Upload done", hints: ["image-path": .string(path)], replacing: id) }
+            _ = try await app.call(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", method: "CloseNotification", arguments: [.uint32(id)])
+            #expect(try await update.value == id)
+            let listed = try await runCommand(RelayCtlTests.binary("relayctl").path, ["delivered", "--control-socket", socket])
+            #expect(listed.status == 0 && listed.output.isEmpty, "left on the phone: \(listed.output)")
+        }
+    }
+
+    private static func notify(
+        _ client: DBusConnection, _ title: String, hints: [String: DBusValue], replacing: UInt32 = 0
+    ) async throws -> UInt32 {
         try await client.call(
             destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
             interface: "org.freedesktop.Notifications", method: "Notify",
             arguments: [
-                .string("test"), .uint32(0), .string(""), .string(title), .string(""), .array([String]()),
+                .string("test"), .uint32(replacing), .string(""), .string(title), .string(""), .array([String]()),
                 .dictionary(
                     keySignature: .string, valueSignature: .variant,
                     entries: hints.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }),
