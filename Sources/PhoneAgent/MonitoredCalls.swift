@@ -25,6 +25,8 @@ public struct MonitoredCalls: Sendable {
         public var caller: String
         /// The call's serial on the caller's connection.
         public var serial: UInt32
+        /// When the monitor saw the call, among all it saw (increasing).
+        public var order: UInt64 = 0
     }
 
     private struct Key: Hashable {
@@ -37,11 +39,11 @@ public struct MonitoredCalls: Sendable {
     private var waiting: [Key: (pending: Pending, order: UInt64)] = [:]
     private var nextOrder: UInt64 = 0
     /// Ids the server closed while a `Notify` waited for its answer, newest last (at most
-    /// ``closedEarlyCapacity``): a server may send `NotificationClosed` before its reply to the
-    /// `Notify` (a transient notification it drops at once, new or replacing), and the reply
-    /// must then not bring back a notification that is already gone. Forgotten when a `Notify`
-    /// starts while none waits: closes that came before a call cannot be about it.
-    private var closedEarly: [UInt32] = []
+    /// ``closedEarlyCapacity``), each with the order of the next call then: a server may send
+    /// `NotificationClosed` before its reply to the `Notify` (a transient notification it drops
+    /// at once, new or replacing), and the reply must then not bring back a notification that is
+    /// already gone. A close can be about a call only if it came after the call.
+    private var closedEarly: [(id: UInt32, after: UInt64)] = []
     /// How many of the waiting calls are `Notify`.
     private var waitingNotifies = 0
     /// The most ids kept in ``closedBeforeAnswer(_:)``.
@@ -68,11 +70,8 @@ public struct MonitoredCalls: Sendable {
             dropped = forget(oldest.key)
         }
         _ = forget(key)
-        waiting[key] = (Pending(call: call, caller: caller, serial: serial), nextOrder)
-        if case .notify = call {
-            if waitingNotifies == 0 { closedEarly.removeAll() }
-            waitingNotifies += 1
-        }
+        waiting[key] = (Pending(call: call, caller: caller, serial: serial, order: nextOrder), nextOrder)
+        if case .notify = call { waitingNotifies += 1 }
         nextOrder += 1
         return dropped
     }
@@ -96,14 +95,17 @@ public struct MonitoredCalls: Sendable {
     /// The server closed `id`: a reply to a waiting `Notify` naming it may still be on its way.
     public mutating func closedBeforeAnswer(_ id: UInt32) {
         guard waitingNotifies > 0 else { return }
-        closedEarly.append(id)
+        // Closes that came before every waiting Notify started cannot be about any of them.
+        let oldest = waiting.values.lazy.filter { if case .notify = $0.pending.call { true } else { false } }.map(\.order).min() ?? nextOrder
+        closedEarly.removeAll { $0.after <= oldest }
+        closedEarly.append((id, nextOrder))
         if closedEarly.count > Self.closedEarlyCapacity { closedEarly.removeFirst() }
     }
 
-    /// Whether `id`, named by a reply to a `Notify`, was closed while that call waited (and so
-    /// must not be kept); it is forgotten either way.
-    public mutating func wasClosedBeforeAnswer(_ id: UInt32) -> Bool {
-        guard let index = closedEarly.lastIndex(of: id) else { return false }
+    /// Whether `id`, named by the reply to `call` (a `Notify`), was closed after the call was
+    /// made (and so must not be kept); that close is forgotten either way.
+    public mutating func wasClosed(_ id: UInt32, whileAnswering call: Pending) -> Bool {
+        guard let index = closedEarly.lastIndex(where: { $0.id == id && $0.after > call.order }) else { return false }
         closedEarly.remove(at: index)
         return true
     }

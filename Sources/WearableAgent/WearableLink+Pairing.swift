@@ -14,8 +14,8 @@ struct PairingSession: Sendable {
     let handshake: Data
     /// The code on the screen, once it is there: the user's answer is for it alone.
     var shownCode: String?
-    /// Whether the user answered: from then on the phone's answer, or its going away, ends the
-    /// pairing, not the wearable's timeout (which could otherwise undo a confirmation already sent).
+    /// Whether the user answered: the timeout then waits once more for the phone's answer
+    /// (rather than undo a confirmation that may be on its way), and ends the pairing after that.
     var answered = false
 }
 
@@ -31,23 +31,29 @@ extension WearableLink {
         let handshake = link.handshakeHash
         Task { [weak self] in
             try? await Task.sleep(for: timeout)
-            self?.givePairingUp(handshake, after: timeout)
+            guard self?.givePairingUp(handshake, after: timeout, finally: false) == false else { return }
+            // The user answered in time: the phone has as long again to answer too.
+            try? await Task.sleep(for: timeout)
+            _ = self?.givePairingUp(handshake, after: timeout * 2, finally: true)
         }
         carryOut(steps)
     }
 
-    /// Ends the pairing of `handshake` if it is still waiting after `timeout`.
-    private func givePairingUp(_ handshake: Data, after timeout: Duration) {
+    /// Ends the pairing of `handshake` if it is still waiting after `timeout`; unless `finally`,
+    /// not one the user answered. Returns whether the pairing is over (ended now, or before).
+    private func givePairingUp(_ handshake: Data, after timeout: Duration, finally: Bool) -> Bool {
         let failure = PairingFailure.timedOut(seconds: timeout.components.seconds)
-        let gaveUp = state.withLock { state -> Bool in
-            guard let session = state.pairing, session.handshake == handshake, !session.answered else { return false }
+        let outcome = state.withLock { state -> (over: Bool, gaveUp: Bool) in
+            guard let session = state.pairing, session.handshake == handshake else { return (true, false) }
+            guard finally || !session.answered else { return (false, false) }
             state.pairing = nil
             state.commands?.yield(.close(failure.description))
-            return true
+            return (true, true)
         }
-        guard gaveUp else { return }
+        guard outcome.gaveUp else { return outcome.over }
         logger.warning("pairing failed: \(failure)")
         present([.pairingFinished])
+        return true
     }
 
     func receivePairing(_ message: Relay_V1_Pairing) {

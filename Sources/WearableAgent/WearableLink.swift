@@ -110,6 +110,9 @@ public final class WearableLink: Sendable {
         var handshaking: [Int: @Sendable () -> Void] = [:]
         /// How many of those were closed to make room, for the log.
         var handshakesEvicted = 0
+        /// Those closed to make room whose run has not ended: their hello, should it still come
+        /// in before the close lands, is not admitted.
+        var evicted: Set<Int> = []
         var roundTrip: Duration?
         /// Connections whose session has loaded the outbound log (`loadLogs(for:)`). The phone's
         /// hello, which makes a connection current, comes a round trip later: an entry appended
@@ -191,6 +194,7 @@ public final class WearableLink: Sendable {
             var evicted: (@Sendable () -> Void)?
             if state.handshaking.count >= Self.maximumHandshaking, let oldest = state.handshaking.keys.min() {
                 evicted = state.handshaking.removeValue(forKey: oldest)
+                state.evicted.insert(oldest)
                 state.handshakesEvicted += 1
             }
             state.lastConnection += 1
@@ -219,6 +223,7 @@ public final class WearableLink: Sendable {
         let wasCurrent = state.withLock { state -> Bool in
             state.connections.removeValue(forKey: id)
             state.handshaking.removeValue(forKey: id)
+            state.evicted.remove(id)
             state.loaded.remove(id)
             state.pairingConnections.remove(id)
             state.caughtUpThrough.removeValue(forKey: id)
@@ -257,6 +262,7 @@ public final class WearableLink: Sendable {
         state.withLock { state in
             // Set up: admitted or refused, it no longer counts among those being set up.
             state.handshaking.removeValue(forKey: id)
+            guard !state.evicted.contains(id) else { return false }
             let admitted =
                 switch identity.mode {
                 case .pair: state.partnerKey == nil

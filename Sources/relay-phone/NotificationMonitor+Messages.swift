@@ -50,7 +50,7 @@ extension NotificationMonitor {
                 log("relay-phone: monitor: the notification server answered Notify from \(caller) without an id (\(message.signature)); ignored")
                 return
             }
-            if calls.wasClosedBeforeAnswer(id) {
+            if calls.wasClosed(id, whileAnswering: pending) {
                 log("relay-phone: monitor: notification \(id) from \(caller) was closed before the server answered its Notify; not kept")
                 return
             }

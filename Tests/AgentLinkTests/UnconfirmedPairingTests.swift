@@ -112,4 +112,20 @@ struct PairingTimeoutTests {
             #expect(await harness.waitUntilConnected())
         }
     }
+
+    @Test("answered on the wearable but never on the phone, it ends after the phone's time too")
+    func aPairingTheUserAnsweredStillEnds() async throws {
+        try await AgentLinkHarness.with(pairingTimeout: .seconds(1)) { harness in
+            await harness.start()
+            _ = try await harness.phone.beginPairing()
+            #expect(await harness.screen.wait(until: { $0.contains { if case .pairingCode = $0 { true } else { false } } }))
+            let code = harness.screen.elements.compactMap { if case .pairingCode(let code) = $0 { code } else { nil } }.last ?? ""
+            let shown = harness.screen.elements.count
+            harness.wearable.confirmPairing(true, code: code)
+            // The phone's user never answers.
+            #expect(await harness.screen.wait { $0.dropFirst(shown).contains(.pairingFinished) })
+            #expect(!harness.wearable.isPairing)
+            #expect(harness.wearable.status.partnerFingerprint == nil)
+        }
+    }
 }

@@ -96,36 +96,46 @@ import Testing
         #expect(centre.list.map(\.id) == [1])
     }
 
-    @Test func anIDClosedWhileANotifyWaitsIsNotKeptFromItsReply() {
+    @Test func anIDClosedWhileItsNotifyWaitsIsNotKeptFromTheReply() throws {
         var calls = MonitoredCalls()
         let notify = MonitoredCalls.Call.notify(NotifyCall(appName: "app", summary: "s"))
         // With no Notify waiting, a close cannot be about a reply to come.
         calls.closedBeforeAnswer(7)
         calls.called(notify, serial: 1, caller: ":1.4")
-        let before = calls.wasClosedBeforeAnswer(7)
-        #expect(!before)
+        calls.closedBeforeAnswer(5)
+        let firstAnswer = calls.answered(replySerial: 1, caller: ":1.4")
+        let first = try #require(firstAnswer)
+        let sevenForFirst = calls.wasClosed(7, whileAnswering: first)
+        let fiveForFirst = calls.wasClosed(5, whileAnswering: first)
+        let fiveAgain = calls.wasClosed(5, whileAnswering: first)
+        #expect(!sevenForFirst && fiveForFirst && !fiveAgain)
 
-        calls.closedBeforeAnswer(7)
-        _ = calls.answered(replySerial: 1, caller: ":1.4")
-        let closedSeven = calls.wasClosedBeforeAnswer(7)
-        let closedSevenAgain = calls.wasClosedBeforeAnswer(7)
-        let closedEight = calls.wasClosedBeforeAnswer(8)
-        #expect(closedSeven && !closedSevenAgain && !closedEight)
-
-        // A new Notify while none waits starts afresh.
+        // A close between two waiting calls is about the earlier only: the later one, started
+        // after it (a replaces_id naming the closed notification), is kept.
         calls.called(notify, serial: 2, caller: ":1.4")
         calls.closedBeforeAnswer(9)
-        calls.called(notify, serial: 3, caller: ":1.4")
-        let stillNine = calls.wasClosedBeforeAnswer(9)
-        #expect(stillNine, "another Notify started while one waited: the close may be about either")
+        calls.called(notify, serial: 3, caller: ":1.5")
+        let laterAnswer = calls.answered(replySerial: 3, caller: ":1.5")
+        let later = try #require(laterAnswer)
+        let nineForLater = calls.wasClosed(9, whileAnswering: later)
+        #expect(!nineForLater)
+        let earlierAnswer = calls.answered(replySerial: 2, caller: ":1.4")
+        let earlier = try #require(earlierAnswer)
+        let nineForEarlier = calls.wasClosed(9, whileAnswering: earlier)
+        #expect(nineForEarlier)
 
         // Only the newest are remembered, and a server that went away takes them with it.
+        calls.called(notify, serial: 4, caller: ":1.4")
         for id in 1...UInt32(MonitoredCalls.closedEarlyCapacity + 1) { calls.closedBeforeAnswer(id) }
-        let oldest = calls.wasClosedBeforeAnswer(1)
-        let newest = calls.wasClosedBeforeAnswer(UInt32(MonitoredCalls.closedEarlyCapacity + 1))
+        let waitingAnswer = calls.answered(replySerial: 4, caller: ":1.4")
+        let waiting = try #require(waitingAnswer)
+        let oldest = calls.wasClosed(1, whileAnswering: waiting)
+        let newest = calls.wasClosed(UInt32(MonitoredCalls.closedEarlyCapacity + 1), whileAnswering: waiting)
         #expect(!oldest && newest)
+        calls.called(notify, serial: 5, caller: ":1.4")
+        calls.closedBeforeAnswer(2)
         calls.removeAll()
-        let afterRemoval = calls.wasClosedBeforeAnswer(2)
+        let afterRemoval = calls.wasClosed(2, whileAnswering: waiting)
         #expect(!afterRemoval)
     }
 }
