@@ -169,6 +169,8 @@ struct RelayPhone: AsyncParsableCommand {
         do { try link.committer.submit { db in try RunRecord.stopped(db) }.waitBlocking() } catch {
             log("relay-phone: could not record the clean stop (after a restart of the machine, the next start-up sends the wearable a snapshot): \(error)")
         }
+        link.committer.stop()
+        link.detach()
         if lost { throw PhoneError("the bus went away; relay-phone stopped") }
         log("relay-phone: stopping on signal")
     }

@@ -119,6 +119,12 @@ public final class PhoneLink: Sendable {
         self.owner.withLock { $0 = owner }
     }
 
+    /// Lets the owner go once `run` has ended: the owner holds this link too, and the two would
+    /// otherwise keep each other alive.
+    public func detach() {
+        owner.withLock { $0 = nil }
+    }
+
     /// Whether a partner is paired (the phone logs changes only for a partner).
     public var isPaired: Bool { state.withLock { $0.partnerKey != nil } }
 
