@@ -241,7 +241,8 @@ let package = Package(
             dependencies: [
                 "relayctl", "relay-phone", "relay-wearable",
                 "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig", "FuzzNotifyCall",
-                "FuzzReplica", "FuzzImage", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore",
+                "FuzzReplica", "FuzzImage", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore", "RelayStore",
+                "PhoneAgent",
             ],
             swiftSettings: strictSwift),
         .testTarget(

@@ -37,9 +37,11 @@ extension NotificationServer {
     /// the log keeps the centre's order. With `seq`, the change is the effect of that entry of
     /// the wearable's log and commits with its cursor.
     /// `then` runs once the changes are on disk (at once without a mirror), in the order of the calls.
+    /// `outbox`: signals stored with the changes, to emit afterwards (`SignalOutboxTable`).
     func mirrorChanges(
         since before: Snapshot, _ state: inout State, signals: [NotificationSignal], by side: ActingSide,
-        applying seq: UInt64? = nil, also extra: [MirrorCoordinator.CentreChange] = [], then: (@Sendable () -> Void)? = nil
+        applying seq: UInt64? = nil, also extra: [MirrorCoordinator.CentreChange] = [], outbox: [NotificationSignal] = [],
+        then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket? {
         // Taken whether or not anything is mirrored, so the journal never grows.
         let changed = state.centre.takeChanges()
@@ -69,8 +71,8 @@ extension NotificationServer {
         changes += extra
         // Something to run after the commit goes through the committer even with nothing to
         // store, so that it keeps its place among the others.
-        guard !changes.isEmpty || seq != nil || apps != nil || then != nil else { return nil }
-        return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps, then: then)
+        guard !changes.isEmpty || seq != nil || apps != nil || then != nil || !outbox.isEmpty else { return nil }
+        return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps, outbox: outbox.map(\.stored), then: then)
     }
 
     /// The scheduled requests added, replaced or gone between two pending lists, for the
@@ -98,8 +100,9 @@ extension NotificationServer: PhoneLinkOwner {
     func apply(seq: UInt64, event: Relay_V1_WearableEvent) throws {
         guard let mirror else { return }
         // The entry counts as applied (and may be acknowledged) only once it is on disk, and
-        // the app hears of it only then: a crash in between loses the signal rather than
-        // doubling it. The lock is held meanwhile (responses are rare), so signals keep their order.
+        // the app hears of it only then. The signals are stored with it and deleted once
+        // emitted: a crash in between emits them at the next start (`emitStoredSignals`). The
+        // lock is held meanwhile (responses are rare), so signals keep their order.
         try state.withLock { state in
             guard try !mirror.isApplied(seq: seq) else { return }
             if case .firedLocally(let fired) = event.kind {
@@ -144,9 +147,14 @@ extension NotificationServer: PhoneLinkOwner {
                 log("relay-phone: the wearable answered notification key \(response.notificationKey), which is gone")
             }
             retireTimers(of: signals, &state)
-            let ticket = mirrorChanges(since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq)
+            let outbox = announced ? signals : []
+            let ticket = mirrorChanges(
+                since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq, outbox: outbox)
             try ticket?.waitBlocking()
-            if announced { send(signals) }
+            if announced {
+                send(signals)
+                if !outbox.isEmpty { mirror.link.committer.submit { db in try SignalOutboxTable.removeAll(db) } }
+            }
             atMonitoredServer?()
         }
     }

@@ -221,6 +221,18 @@ final class NotificationServer: Sendable {
         return { @Sendable [self] in send(signals) }
     }
 
+    /// Emits the signals for the wearable's responses that the last run stored but may not have
+    /// emitted (it stopped between the two), then forgets them. Call once the bus name is ours.
+    func emitStoredSignals() throws {
+        guard let mirror else { return }
+        let stored = try mirror.link.database.read(SignalOutboxTable.load)
+        guard !stored.isEmpty else { return }
+        let signals = stored.compactMap(NotificationSignal.init(stored:))
+        send(signals)
+        try mirror.link.committer.submit { db in try SignalOutboxTable.removeAll(db) }.waitBlocking()
+        log("relay-phone: \(signals.count) signal(s) for the wearable's responses, stored by the last run but perhaps not emitted, were emitted now")
+    }
+
     /// Emits the signals on the bus.
     func send(_ signals: [NotificationSignal]) {
         for signal in signals {

@@ -129,6 +129,7 @@ struct RelayPhone: AsyncParsableCommand {
             monitor = try await PhoneMode.start(on: connection, bus: settings.bus, server: server, signals: signals, log: log)
             // Relay's own API (Docs/RICH-API.md), in either mode.
             try await rich.start(on: connection)
+            try server.emitStoredSignals()
         } catch {
             lockWatcher.stop()
             following.cancel()

@@ -1,5 +1,7 @@
 import Foundation
+import PhoneAgent
 import RelayDBus
+import RelayStore
 import RelayTestSupport
 import Testing
 
@@ -188,6 +190,32 @@ import Testing
                 .dictionary(keySignature: .string, valueSignature: .variant, entries: []), .int32(milliseconds),
             ]
         ).decode(0, as: UInt32.self)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func signalsStoredButNotEmittedLeaveAtTheNextStart() async throws {
+        try await withPrivateBus { bus in try await Self.withPhoneState(bus) { _, arguments in
+            // What a relay-phone killed between applying the wearable's response and emitting
+            // its signals leaves behind: the signals, stored with the response.
+            guard let flag = arguments.firstIndex(of: "--state-directory") else { throw PhoneRestartError("no state directory") }
+            let state = StateDirectory(path: arguments[flag + 1])
+            try state.prepare()
+            let database = try RelayDatabase(path: state.file("phone.sqlite"), migrations: PhoneSchema.migrations)
+            let stored = [NotificationSignal.actionInvoked(id: 7, key: "yes"), .closed(id: 7, reason: .dismissedByUser)]
+            try database.write { db in try SignalOutboxTable.append(db, stored.map(\.stored)) }
+
+            let client = try await DBusConnection.connect(to: .address(bus.address))
+            var signals = try await client.signals(matching: .signal(interface: "org.freedesktop.Notifications")).makeAsyncIterator()
+            let phone = try await Self.start(arguments)
+            let first = await signals.next()
+            let second = await signals.next()
+            #expect(first?.member == "ActionInvoked" && first?.arguments == [.uint32(7), .string("yes")])
+            #expect(second?.member == "NotificationClosed" && second?.arguments == [.uint32(7), .uint32(2)])
+            kill(phone.pid, SIGTERM)
+            #expect(await phone.wait() == 0)
+            // Emitted once: gone from the store, so the next start does not emit them again.
+            #expect(try database.read(SignalOutboxTable.load).isEmpty)
+            await client.close()
+        } }
     }
 
     private static func start(_ arguments: [String]) async throws -> ChildProcess {

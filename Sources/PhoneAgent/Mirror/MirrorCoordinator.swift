@@ -102,10 +102,11 @@ public final class MirrorCoordinator: Sendable {
     /// the centre's order); the write is queued for the next group commit, and the entries go
     /// to the link once it is committed. Wait on the ticket before answering anyone. `then`
     /// runs after the commit, in the order of the calls (the apps' signals, which must not
-    /// announce what a crash could still undo).
+    /// announce what a crash could still undo). `outbox`, signals encoded by the owner, is
+    /// stored in the same transaction (`SignalOutboxTable`) for the owner to emit afterwards.
     @discardableResult
     public func record(
-        _ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil, apps: Data? = nil,
+        _ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil, apps: Data? = nil, outbox: [Data] = [],
         then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket {
         let paired = link.isPaired
@@ -153,6 +154,7 @@ public final class MirrorCoordinator: Sendable {
         let link = self.link
         let work: @Sendable (Database) throws -> Void = { db in
             if let seq { _ = try LinkLogTables.claim(db, seq: seq) }
+            try SignalOutboxTable.append(db, outbox)
             if let apps { try PhoneSchema.setValue(db, AppRequestsRecord.storageName, apps) }
             for assignment in assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)

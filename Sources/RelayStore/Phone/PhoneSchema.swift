@@ -30,6 +30,9 @@ public enum PhoneSchema {
         migrator.registerMigration("v2 occurrences") { db in
             try OccurrenceTable.create(db)
         }
+        migrator.registerMigration("v3 signal outbox") { db in
+            try SignalOutboxTable.create(db)
+        }
         return migrator
     }
 
