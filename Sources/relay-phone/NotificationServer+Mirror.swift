@@ -40,7 +40,7 @@ extension NotificationServer {
     /// `outbox`: signals stored with the changes, to emit afterwards (`SignalOutboxTable`).
     func mirrorChanges(
         since before: Snapshot, _ state: inout State, signals: [NotificationSignal], by side: ActingSide,
-        applying seq: UInt64? = nil, also extra: [MirrorCoordinator.CentreChange] = [], outbox: [NotificationSignal] = [],
+        applying seq: UInt64? = nil, also extra: [MirrorCoordinator.CentreChange] = [], outbox: OutboxBatch? = nil,
         then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket? {
         // Taken whether or not anything is mirrored, so the journal never grows.
@@ -71,8 +71,8 @@ extension NotificationServer {
         changes += extra
         // Something to run after the commit goes through the committer even with nothing to
         // store, so that it keeps its place among the others.
-        guard !changes.isEmpty || seq != nil || apps != nil || then != nil || !outbox.isEmpty else { return nil }
-        return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps, outbox: outbox.map(\.stored), then: then)
+        guard !changes.isEmpty || seq != nil || apps != nil || then != nil || outbox != nil else { return nil }
+        return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps, outbox: outbox, then: then)
     }
 
     /// The scheduled requests added, replaced or gone between two pending lists, for the
@@ -147,13 +147,15 @@ extension NotificationServer: PhoneLinkOwner {
                 log("relay-phone: the wearable answered notification key \(response.notificationKey), which is gone")
             }
             retireTimers(of: signals, &state)
-            let outbox = announced ? signals : []
+            let outbox = announced && !signals.isEmpty ? OutboxBatch(signals: signals.map(\.stored), bus: busID.withLock { $0 }) : nil
             let ticket = mirrorChanges(
                 since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq, outbox: outbox)
             try ticket?.waitBlocking()
             if announced {
                 send(signals)
-                if !outbox.isEmpty { mirror.link.committer.submit { db in try SignalOutboxTable.removeAll(db) } }
+                if let through = outbox?.storedThrough {
+                    mirror.link.committer.submit { db in try SignalOutboxTable.remove(db, through: through) }
+                }
             }
             atMonitoredServer?()
         }

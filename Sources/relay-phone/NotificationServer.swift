@@ -33,6 +33,9 @@ final class NotificationServer: Sendable {
     /// In monitor mode, how a dismissal from the wearable reaches the server that owns the
     /// notifications (`CloseNotification` there); `nil` while relay-phone is the server.
     let closeAtMonitoredServer = LockedCallback<UInt32>()
+    /// The id of the bus served (`org.freedesktop.DBus.GetId`), kept with stored signals
+    /// (`SignalOutboxTable`); set at start-up, before the link runs.
+    let busID = Mutex("")
 
     init(
         connection: DBusConnection, log: @escaping @Sendable (String) -> Void, mirror: MirrorCoordinator? = nil,
@@ -222,15 +225,29 @@ final class NotificationServer: Sendable {
     }
 
     /// Emits the signals for the wearable's responses that the last run stored but may not have
-    /// emitted (it stopped between the two), then forgets them. Call once the bus name is ours.
-    func emitStoredSignals() throws {
+    /// emitted (it stopped between the two), then forgets them. Call once the mode is settled
+    /// (the bus name is ours, or another server's) and before the link runs. Signals for another
+    /// bus (the session restarted: its unique names are other apps now), the freedesktop ones
+    /// in monitor mode (another server speaks for those ids now) and unreadable ones are dropped.
+    func emitStoredSignals(monitoring: Bool) throws {
         guard let mirror else { return }
-        let stored = try mirror.link.database.read(SignalOutboxTable.load)
-        guard !stored.isEmpty else { return }
-        let signals = stored.compactMap(NotificationSignal.init(stored:))
-        send(signals)
-        try mirror.link.committer.submit { db in try SignalOutboxTable.removeAll(db) }.waitBlocking()
-        log("relay-phone: \(signals.count) signal(s) for the wearable's responses, stored by the last run but perhaps not emitted, were emitted now")
+        let bus = busID.withLock { $0 }
+        try state.withLock { _ in
+            let rows = try mirror.link.database.read(SignalOutboxTable.load)
+            guard let last = rows.last?.seq else { return }
+            var signals: [NotificationSignal] = []
+            for row in rows where row.bus == bus {
+                guard let signal = NotificationSignal(stored: row.signal) else { continue }
+                if case .response = signal {} else if monitoring { continue }
+                signals.append(signal)
+            }
+            send(signals)
+            try mirror.link.committer.submit { db in try SignalOutboxTable.remove(db, through: last) }.waitBlocking()
+            let dropped = rows.count - signals.count
+            log(
+                "relay-phone: \(signals.count) signal(s) for the wearable's responses, stored by the last run but perhaps not emitted, were emitted now"
+                    + (dropped > 0 ? "; \(dropped) could not be (another bus, monitor mode, or unreadable) and were dropped" : ""))
+        }
     }
 
     /// Emits the signals on the bus.

@@ -97,6 +97,9 @@ struct RelayPhone: AsyncParsableCommand {
             connection: connection, log: log, mirror: mirror, restored: restored, restoredApps: restoredApps,
             restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked })
         link.attach(server)
+        let busID = try await connection.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: "GetId")
+        server.busID.withLock { $0 = (try? busID.decode(0, as: String.self)) ?? "" }
         if lastRun == .mayHaveLostWrites {
             log("relay-phone: the last run did not stop before the machine restarted; a new log epoch replaces what the wearable holds")
             try server.recoverFromLostWrites()
@@ -108,8 +111,6 @@ struct RelayPhone: AsyncParsableCommand {
                 "cannot write to the database in \(settings.stateDirectory.path) (\(error)); free space on its disk or fix its permissions, then start relay-phone again")
         }
         bluetooth?.follow(link)
-        let linking = Task { await link.run() }
-        defer { linking.cancel() }
         let sweeping = Task { await AttachmentSweeper.run(server: server, store: link.attachments, log: log) }
         defer { sweeping.cancel() }
         let rich = RichNotificationService(server: server, log: log)
@@ -129,7 +130,8 @@ struct RelayPhone: AsyncParsableCommand {
             monitor = try await PhoneMode.start(on: connection, bus: settings.bus, server: server, signals: signals, log: log)
             // Relay's own API (Docs/RICH-API.md), in either mode.
             try await rich.start(on: connection)
-            try server.emitStoredSignals()
+            // Before the link runs: a response it applies meanwhile would overtake them.
+            try server.emitStoredSignals(monitoring: monitor != nil)
         } catch {
             lockWatcher.stop()
             following.cancel()
@@ -137,6 +139,8 @@ struct RelayPhone: AsyncParsableCommand {
             await connection.close()
             throw error
         }
+        let linking = Task { await link.run() }
+        defer { linking.cancel() }
 
         let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         FileHandle.standardOutput.write(Data(ready.utf8))

@@ -200,10 +200,17 @@ import Testing
             let state = StateDirectory(path: arguments[flag + 1])
             try state.prepare()
             let database = try RelayDatabase(path: state.file("phone.sqlite"), migrations: PhoneSchema.migrations)
-            let stored = [NotificationSignal.actionInvoked(id: 7, key: "yes"), .closed(id: 7, reason: .dismissedByUser)]
-            try database.write { db in try SignalOutboxTable.append(db, stored.map(\.stored)) }
-
             let client = try await DBusConnection.connect(to: .address(bus.address))
+            let busID = try await client.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: "GetId"
+            ).decode(0, as: String.self)
+            let stored = [NotificationSignal.actionInvoked(id: 7, key: "yes"), .closed(id: 7, reason: .dismissedByUser)]
+            try database.write { db in
+                // One for a bus of before (the session restarted): its names are others' now.
+                try SignalOutboxTable.append(db, [NotificationSignal.actionInvoked(id: 6, key: "stale").stored], bus: "0123456789abcdef")
+                try SignalOutboxTable.append(db, stored.map(\.stored), bus: busID)
+            }
+
             var signals = try await client.signals(matching: .signal(interface: "org.freedesktop.Notifications")).makeAsyncIterator()
             let phone = try await Self.start(arguments)
             let first = await signals.next()

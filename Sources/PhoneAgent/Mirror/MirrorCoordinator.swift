@@ -106,7 +106,7 @@ public final class MirrorCoordinator: Sendable {
     /// stored in the same transaction (`SignalOutboxTable`) for the owner to emit afterwards.
     @discardableResult
     public func record(
-        _ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil, apps: Data? = nil, outbox: [Data] = [],
+        _ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil, apps: Data? = nil, outbox: OutboxBatch? = nil,
         then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket {
         let paired = link.isPaired
@@ -154,7 +154,7 @@ public final class MirrorCoordinator: Sendable {
         let link = self.link
         let work: @Sendable (Database) throws -> Void = { db in
             if let seq { _ = try LinkLogTables.claim(db, seq: seq) }
-            try SignalOutboxTable.append(db, outbox)
+            if let outbox { outbox.stored(through: try SignalOutboxTable.append(db, outbox.signals, bus: outbox.bus)) }
             if let apps { try PhoneSchema.setValue(db, AppRequestsRecord.storageName, apps) }
             for assignment in assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
