@@ -19,6 +19,9 @@ public struct NotificationCentre: Sendable {
     private var lastID: UInt32 = 0
     /// Closes made to stay within the limits, not yet taken by the owner (`takeEvictions`).
     private var evictions: [NotificationSignal] = []
+    /// Those closed so without a signal (Relay's own API's, and monitor mode's), not yet taken
+    /// (`takeSilentEvictions`): the wearable still hears they expired.
+    private var silentEvictions: [UInt32] = []
 
     /// An empty centre.
     public init() {}
@@ -84,8 +87,18 @@ public struct NotificationCentre: Sendable {
 
     private mutating func evict(_ id: UInt32, announcing: Bool) {
         let closed = announcing ? close(id, reason: .expired) : []
-        if closed.isEmpty { delivered.removeValue(forKey: id) }
+        if closed.isEmpty {
+            delivered.removeValue(forKey: id)
+            silentEvictions.append(id)
+        }
         evictions += closed
+    }
+
+    /// The notifications closed to stay within the limits without a signal since the owner last
+    /// took them, to tell the wearable they expired rather than were withdrawn.
+    public mutating func takeSilentEvictions() -> [UInt32] {
+        defer { silentEvictions.removeAll() }
+        return silentEvictions
     }
 
     /// Removes a notification for `reason`. `CloseNotification` of an id that is not delivered is

@@ -54,9 +54,11 @@ final class ImageIntake: Sendable {
         enqueue(from: sender, bytes: 0, always: false, refuse: refuse, work)
     }
 
-    /// Refuses every call not started yet; the one being taken in finishes.
+    /// Refuses every call not started yet, and returns once the one being taken in has been
+    /// delivered (its reply is then owed to the bus connection, whose close waits for it).
     func stop() {
         waiting.withLock { $0.stopped = true }
+        queue.sync {}
     }
 
     private func enqueue(

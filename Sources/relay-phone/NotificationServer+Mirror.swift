@@ -45,6 +45,7 @@ extension NotificationServer {
     ) -> CommitTicket? {
         // Taken whether or not anything is mirrored, so the journal never grows.
         let changed = state.centre.takeChanges()
+        let silentlyEvicted = state.centre.takeSilentEvictions()
         guard let mirror else {
             then?()
             return nil
@@ -53,6 +54,8 @@ extension NotificationServer {
         let apps = state.centre.apps != before.apps ? AppRequestsRecord(state.centre.apps).encoded() : nil
         var reasons: [UInt32: CloseReason] = [:]
         for case .closed(let id, let reason) in signals { reasons[id] = reason }
+        // Closed to keep within the limits, with no signal to say so (Relay's own API's).
+        for id in silentlyEvicted { reasons[id] = .expired }
         var changes: [MirrorCoordinator.CentreChange] = []
         for (id, existed) in changed.sorted(by: { $0.key < $1.key }) {
             if let notification = state.centre.delivered[id] {

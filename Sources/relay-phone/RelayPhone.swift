@@ -160,7 +160,8 @@ struct RelayPhone: AsyncParsableCommand {
         linking.cancel()
         await linking.value
         await monitor?.stop()
-        // Calls still waiting for their image are answered (refused) before the bus closes.
+        // Calls still waiting for their image are answered (refused) before the bus closes, and
+        // the one being taken in reaches the centre first.
         server.images?.stop()
         server.stop()
         rich.stop()

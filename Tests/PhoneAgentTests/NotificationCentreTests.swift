@@ -78,6 +78,21 @@ import Testing
         #expect(centre.delivered.count == ModelLimits.deliveredOverall)
     }
 
+    /// Relay's own API's notifications go silently past the limit (the app gets no response),
+    /// but the owner still learns which went, to tell the wearable they expired.
+    @Test func richNotificationsBeyondTheLimitGoSilentlyButAreNamed() throws {
+        var centre = NotificationCentre()
+        var ids: [UInt32] = []
+        for index in 0...ModelLimits.deliveredPerApp {
+            let request = NotificationRequest(identifier: "r\(index)", content: NotificationContent(title: "Rich \(index)"))
+            ids.append(try centre.post(request, appID: "calendar", sender: nil, now: .now).id)
+        }
+        #expect(centre.takeEvictions().isEmpty)
+        #expect(centre.takeSilentEvictions() == [ids[0]])
+        #expect(centre.takeSilentEvictions().isEmpty, "taken once")
+        #expect(centre.delivered[ids[0]] == nil && centre.delivered[ids[1]] != nil)
+    }
+
     @Test func idsStartAtOneAndAreNotReused() {
         var centre = NotificationCentre()
         let first = centre.notify(call(), sender: ":1.7", now: start)
