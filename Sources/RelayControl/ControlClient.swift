@@ -16,23 +16,40 @@ public enum ControlClient {
         let descriptor: Int32
         do { descriptor = try UnixSocketAddress.makeSocket() } catch { throw .system(error) }
         defer { close(descriptor) }
+        // Before connecting: a hung agent's full listen queue makes connect wait, and only a
+        // send timeout bounds that. A screenshot of a large framebuffer takes a while; a hung
+        // agent still must not hang relayctl.
+        do { try UnixSocketAddress.setTimeouts(descriptor, seconds: timeoutSeconds) } catch { throw .system(error) }
         do {
             try UnixSocketAddress.connect(descriptor, to: path)
         } catch .system(let error) where error.code == ENOENT || error.code == ECONNREFUSED || error.code == ENOTDIR {
             throw .notRunning(agent: agent, path: path, start: start)
+        } catch .system(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK || error.code == ETIMEDOUT {
+            throw .timedOut(agent: agent, seconds: timeoutSeconds)
+        }
+        // What is said here (a reply's text, say) goes only to one of this user's processes.
+        do {
+            let listener = try PeerCredentials.of(descriptor: descriptor)
+            guard listener.uid == geteuid() else { throw ControlError.notOurs(path: path, uid: listener.uid) }
+        } catch let error as ControlError {
+            throw error
+        } catch {
+            throw .system(error as? SystemError ?? SystemError(call: "getsockopt(SO_PEERCRED)", code: EINVAL))
         }
         let line: Data?
         do {
-            // A screenshot of a large framebuffer takes a while; a hung agent still must not hang relayctl.
-            try UnixSocketAddress.setTimeouts(descriptor, seconds: timeoutSeconds)
             try writeRequest(descriptor, try encode(request))
             line = try LineSocket.readLine(descriptor, maximumLength: LineSocket.maximumReplyLength)
+        } catch let error as SystemError where error.code == EAGAIN || error.code == EWOULDBLOCK {
+            throw .timedOut(agent: agent, seconds: timeoutSeconds)
         } catch let error as SystemError {
             throw .system(error)
         } catch ControlLineError.tooLong {
             throw .malformedReply("longer than \(LineSocket.maximumReplyLength) bytes")
         } catch ControlLineError.tooSlow {
-            throw .malformedReply("not complete in time")
+            throw .timedOut(agent: agent, seconds: timeoutSeconds)
+        } catch ControlLineError.system(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK {
+            throw .timedOut(agent: agent, seconds: timeoutSeconds)
         } catch ControlLineError.system(let error) {
             throw .system(error)
         } catch {

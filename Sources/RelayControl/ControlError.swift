@@ -12,6 +12,10 @@ public enum ControlError: Error, Hashable, Sendable, CustomStringConvertible {
     case pathTooLong(String)
     /// The agent's reply was not a JSON response line.
     case malformedReply(String)
+    /// The agent took no connection or gave no answer within the time (seconds).
+    case timedOut(agent: String, seconds: Int)
+    /// Another user's process listens at the path: nothing is sent to it.
+    case notOurs(path: String, uid: UInt32)
     /// A system call failed.
     case system(SystemError)
 
@@ -29,6 +33,11 @@ public enum ControlError: Error, Hashable, Sendable, CustomStringConvertible {
             "the control socket path is longer than a Unix socket address allows (107 bytes): \(path)"
         case .malformedReply(let detail):
             "the agent sent a reply that is not a control response (\(detail)); are relayctl and the agent the same version?"
+        case .timedOut(let agent, let seconds):
+            "\(agent) did not answer within \(seconds) s; it may be stuck: look at its log, or restart it"
+        case .notOurs(let path, let uid):
+            "refusing to talk to \(path): the process listening there runs as uid \(uid), not as you; "
+                + "remove the socket or pass --control-socket PATH in a private directory"
         case .system(let error):
             error.description
         }

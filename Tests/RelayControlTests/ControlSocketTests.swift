@@ -33,6 +33,19 @@ import Testing
         await server.finished.wait()
     }
 
+    @Test func anAgentThatNeverAnswersIsGivenUpWithAMessage() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/agent.sock"
+        // Listening, never accepting: the connection waits in the queue, as with a hung agent.
+        let listener = try ControlListener.open(path: path)
+        defer { listener.close() }
+        #expect(throws: ControlError.timedOut(agent: "test-agent", seconds: 1)) {
+            _ = try ControlClient.send(ControlRequest(command: "status"), to: path, agent: "test-agent", start: "test-agent", timeoutSeconds: 1)
+        }
+        #expect(ControlError.timedOut(agent: "test-agent", seconds: 1).description.contains("did not answer within 1 s"))
+    }
+
     @Test func socketFileIsPrivateAndRemovedOnClose() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

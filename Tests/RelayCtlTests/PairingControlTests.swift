@@ -30,4 +30,30 @@ import Testing
             await rig.stopAll()
         }
     }
+
+    @Test(.timeLimit(.minutes(1))) func unpairSucceedsWhenOnlyOneSideCanForget() async throws {
+        try await withPrivateBus { bus in
+            let rig = try await Rig.make(bus: bus)
+            do {
+                try await rig.startWearable()
+                try await rig.startPhone()
+                try await rig.pair()
+                // The wearable is another device, out of reach: the phone forgets all the same.
+                await rig.killWearable()
+                let unpair = try ChildProcess(
+                    RelayCtlTests.binary("relayctl").path,
+                    ["unpair", "--phone-socket", rig.phoneSocket, "--wearable-socket", rig.wearableSocket], mergingStandardError: true)
+                var output: [String] = []
+                for await line in unpair.lines { output.append(line) }
+                #expect(await unpair.wait() == 0, "\(output)")
+                #expect(output.contains("relay-phone: unpaired"), "\(output)")
+                #expect(output.contains { $0.hasPrefix("relayctl: relay-wearable is not running") }, "\(output)")
+                try await rig.until("the phone has no partner") { try await rig.phoneStatus()["link"] as? String == "unpaired" }
+            } catch {
+                await rig.stopAll()
+                throw error
+            }
+            await rig.stopAll()
+        }
+    }
 }
