@@ -17,6 +17,11 @@ import RelayWire
 extension Replica {
     /// At most this many occurrences of one request are recorded at once (after a long sleep).
     static let occurrencesPerStep = 10_000
+    /// Occurrences older than this when they are found due are passed over, not recorded: a
+    /// clock stepped a year ahead would otherwise record (and report to the phone) every one of
+    /// a year's occurrences, half a million for a request each minute. Both devices keep a
+    /// week of occurrences (`OccurrenceTable`); only the latest is ever shown.
+    static let recordedWindow: TimeInterval = 7 * 86_400
 
     /// The link went up or down at `now`: occurrences up to then are the phone's.
     public mutating func linkChanged(at now: Date) -> [ReplicaEffect] {
@@ -42,7 +47,7 @@ extension Replica {
         for key in contents.schedules.keys.sorted() {
             guard let schedule = contents.schedules[key], let plan = LocalSchedule.plan(of: schedule) else { continue }
             var dates: [Int64] = []
-            var cursor = handledUntil(key)
+            var cursor = max(handledUntil(key), now.addingTimeInterval(-Self.recordedWindow))
             while dates.count < Self.occurrencesPerStep, let next = plan.nextFireDate(after: cursor), next <= now {
                 dates.append(WireTime.seconds(next))
                 cursor = next

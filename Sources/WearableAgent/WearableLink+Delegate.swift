@@ -17,23 +17,47 @@ struct WearableSessionDelegate: LinkDelegate {
         try await apply([InboundEntry(seq: seq, body: body)])
     }
 
+    /// Whether this connection is the partner's session: admitted by its hello, not pairing.
+    /// A refused connection (another pairing under way, a partner changed meanwhile) is being
+    /// closed, but what came with its hello in the same read is still handed here.
+    private var isPartnerSession: Bool {
+        link.state.withLock { $0.admitted.contains(connection) && !$0.pairingConnections.contains(connection) }
+    }
+
     func apply(_ entries: [InboundEntry]) async throws {
-        // Nothing shows, alerts or is stored from a phone whose code the user has not confirmed.
-        guard !link.state.withLock({ $0.pairingConnections.contains(connection) }) else {
-            throw WearableLinkError.unexpected("the phone sent changes before pairing was confirmed")
+        // Nothing shows, alerts or is stored from a phone whose code the user has not confirmed,
+        // nor from a connection that was refused.
+        guard isPartnerSession else {
+            throw WearableLinkError.unexpected("the phone sent changes on a connection that is not the partner's session")
         }
         try await link.apply(entries, connection: connection)
     }
-    func acknowledged(through seq: UInt64) async throws { try await link.acknowledged(through: seq) }
+    func acknowledged(through seq: UInt64) async throws {
+        // Only the partner may have the wearable forget events it has not received.
+        guard isPartnerSession else { return }
+        try await link.acknowledged(through: seq)
+    }
     func peerLogReset(epoch: UInt64) async throws {
-        // A phone whose code is unconfirmed does not move the wearable's place in a log: its
-        // connection carries no changes, and the session after the confirmation resets again.
-        guard !link.state.withLock({ $0.pairingConnections.contains(connection) }) else { return }
+        // A phone whose code is unconfirmed (or a refused connection) does not move the
+        // wearable's place in a log: its connection carries no changes, and the session after
+        // the confirmation resets again.
+        guard isPartnerSession else { return }
         try await link.peerLogReset(epoch: epoch)
         // The hello's log head counted in the old log; nothing of the new one waited.
         link.state.withLock { _ = $0.caughtUpThrough.removeValue(forKey: connection) }
     }
-    func received(_ body: Relay_V1_Envelope.OneOf_Body) async { await link.received(body) }
+    func received(_ body: Relay_V1_Envelope.OneOf_Body) async {
+        let (pairing, partner) = link.state.withLock { state in
+            let admitted = state.admitted.contains(connection)
+            let pairing = state.pairingConnections.contains(connection)
+            // The pairing's messages only from the connection it runs on (the current one).
+            return (admitted && pairing && state.current == connection, admitted && !pairing)
+        }
+        switch body {
+        case .pairing: if pairing { await link.received(body) }
+        default: if partner { await link.received(body) }
+        }
+    }
     func measured(roundTrip: Duration) async { link.state.withLock { $0.roundTrip = roundTrip } }
 
     func connected(peer: Relay_V1_Hello, link identity: LinkIdentity) async {

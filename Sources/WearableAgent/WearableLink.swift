@@ -105,6 +105,9 @@ public final class WearableLink: Sendable {
         /// Connections up in pairing mode (`Noise_XX`): until the user confirms the code they
         /// carry pairing messages only, and a new partner closes them all.
         var pairingConnections: Set<Int> = []
+        /// Connections admitted by their hello (`admit`): only these may change anything. A
+        /// refused one is closed, but the rest of the read it came in is still handled.
+        var admitted: Set<Int> = []
         /// Connections being set up (handshake, then the phone's hello), with how to close each
         /// from outside: not yet admitted as the partner's session or the one pairing.
         var handshaking: [Int: @Sendable () -> Void] = [:]
@@ -224,6 +227,7 @@ public final class WearableLink: Sendable {
             state.connections.removeValue(forKey: id)
             state.handshaking.removeValue(forKey: id)
             state.evicted.remove(id)
+            state.admitted.remove(id)
             state.loaded.remove(id)
             state.pairingConnections.remove(id)
             state.caughtUpThrough.removeValue(forKey: id)
@@ -281,6 +285,7 @@ public final class WearableLink: Sendable {
                 return false
             }
             if identity.mode == .pair { state.pairingConnections.insert(id) }
+            state.admitted.insert(id)
             return true
         }
     }

@@ -129,9 +129,11 @@ public struct UIStateMachine {
     }
 
     private mutating func expireShortLook() {
-        guard case .shortLook(_, let shownAt) = state.screen,
-              state.now.timeIntervalSince(shownAt) >= configuration.shortLookDuration
-        else { return }
+        guard case .shortLook(_, let shownAt) = state.screen else { return }
+        let age = state.now.timeIntervalSince(shownAt)
+        // A clock stepped back makes the age negative: the look goes then too, instead of
+        // staying until the clock passes the moment it was shown again.
+        guard age >= configuration.shortLookDuration || age < 0 else { return }
         pop()
     }
 

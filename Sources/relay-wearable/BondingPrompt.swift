@@ -19,6 +19,14 @@ final class BondingPrompt: Sendable {
         case passkey(String)
         /// Whether to bond with the device at this address, which has no passkey to compare.
         case device(String)
+
+        /// What the pairing screen shows for it.
+        var shown: String {
+            switch self {
+            case .passkey(let passkey): passkey
+            case .device(let address): address
+            }
+        }
     }
 
     private let waiting = Mutex<Waiting?>(nil)
@@ -62,10 +70,16 @@ final class BondingPrompt: Sendable {
         }
     }
 
-    /// The person's answer on the pairing screen; `false` when no passkey was waiting for it
-    /// (the screen showed Relay's own code instead). The caller takes the screen down.
-    func answer(_ accepted: Bool) -> Bool {
-        guard let request = take(nil) else { return false }
+    /// The person's answer on the pairing screen that showed `shown`; `false` when it was not
+    /// this prompt's question (Relay's own code took the screen meanwhile, say): a Select meant
+    /// for Relay's code must never allow a Bluetooth bond. The caller takes the screen down.
+    func answer(_ accepted: Bool, shown: String) -> Bool {
+        let request = waiting.withLock { waiting -> Waiting? in
+            guard let current = waiting, current.question.shown == shown else { return nil }
+            waiting = nil
+            return current
+        }
+        guard let request else { return false }
         request.continuation.resume(returning: accepted)
         return true
     }

@@ -167,7 +167,7 @@ final class WearableRuntime {
                 alerts += 1
                 log("relay-wearable: alert (\(level.rawValue))")
             case .confirmPairing(let accepted, let code):
-                if bonding.answer(accepted) {
+                if bonding.answer(accepted, shown: code) {
                     // BlueZ's passkey is answered: its screen goes now; Relay's own code follows
                     // once the bond is made (the phone then connects and pairs).
                     _ = machine.handle(.pairingFinished)

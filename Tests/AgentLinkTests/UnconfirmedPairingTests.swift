@@ -58,6 +58,29 @@ struct UnconfirmedPairingTests {
 
 @Suite("A stranger during a pairing", .timeLimit(.minutes(1)))
 struct PairingTakeoverTests {
+    @Test("a stranger refused while a pairing waits gets nothing it sent with its hello applied")
+    func whatARefusedConnectionSentIsIgnored() async throws {
+        try await AgentLinkHarness.with { harness in
+            await harness.start()
+            _ = try await harness.phone.beginPairing()
+            #expect(await harness.screen.wait(until: { $0.contains { if case .pairingCode = $0 { true } else { false } } }))
+            // The stranger's hello comes with a change in the same read; the hello is refused
+            // ("another pairing is in progress"), and the change must not count either.
+            let connection = try await Transport.connect(to: .unix(path: harness.folder + "/link.sock"))
+            var logger = Logger(label: "stranger")
+            logger.logLevel = .critical
+            let stranger = LinkConnectionDriver(
+                role: .initiator(.pair), localKey: StaticKeyPair.generate(), hello: .with { $0.role = .phone },
+                delegate: UnconfirmedPhone(), logger: logger)
+            let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
+            _ = await stranger.run(connection, commands: idle)
+            #expect(!harness.screen.elements.contains { if case .upsert = $0 { true } else { false } })
+            #expect(harness.wearable.status.shown == 0)
+            // The pairing under way is untouched.
+            #expect(harness.wearable.isPairing)
+        }
+    }
+
     @Test("a second device cannot take over a pairing under way, and an answer to another code pairs nothing")
     func oneAtATimeAndTheAnswerIsForTheCodeShown() async throws {
         try await AgentLinkHarness.with { harness in

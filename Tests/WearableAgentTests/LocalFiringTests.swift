@@ -165,6 +165,24 @@ struct LocalFiringTests {
         #expect(Self.alerts(jump) == [true])
     }
 
+    @Test("a clock stepped a year ahead records a week of occurrences, not a year's")
+    func aYearAheadRecordsAWeek() {
+        var replica = Replica()
+        _ = replica.apply(Self.repeating(7, every: 60, from: Self.start))
+        _ = replica.linkChanged(at: Self.start)
+        let yearLater = Self.start.addingTimeInterval(365 * 86_400)
+        var fired: [(date: Int64, alerted: Bool)] = []
+        // The agent fires what is due again and again until nothing is.
+        while true {
+            let step = Self.fired(replica.fireDue(at: yearLater))
+            guard !step.isEmpty else { break }
+            fired += step
+        }
+        #expect(fired.count == 7 * 1440, "a week of minutes, where a year's would be 525,600")
+        #expect(fired.first?.date == WireTime.seconds(yearLater) - 7 * 86_400 + 60)
+        #expect(fired.last?.date == WireTime.seconds(yearLater))
+    }
+
     @Test("a calendar trigger across the DST changes fires here exactly when the phone's schedule does")
     func daylightSaving() throws {
         var change = Relay_V1_Change()

@@ -90,6 +90,14 @@ import WearableUI
         #expect(machine.state.screen == .idle)
     }
 
+    @Test func aClockSteppedBackDoesNotKeepTheShortLookUp() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(SeedExamples.emojiMessage), alert: true))
+        // NTP steps the clock back an hour: the look does not wait an hour to go.
+        #expect(machine.handle(.tick(now: referenceNow.addingTimeInterval(-3600))).contains(.render))
+        #expect(machine.state.screen == .idle)
+    }
+
     @Test func ticksRedrawOnlyWhenTheMinuteChanges() throws {
         var machine = try makeMachine()
         #expect(machine.handle(.tick(now: referenceNow.addingTimeInterval(30))) == [])
