@@ -36,6 +36,15 @@ import Testing
             #expect(await notifySend.wait() == 0)
             // Not resident: invoking closed it.
             #expect(try await relayctl(["delivered", "--control-socket", socket]) == (0, ""))
+
+            // A title with a tab and a line break stays one line of four fields.
+            let odd = try ChildProcess(
+                "/usr/bin/notify-send", ["Title\twith a tab\nand a second line", "Body"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+            #expect(await odd.wait() == 0)
+            let listedOdd = try await relayctl(["delivered", "--control-socket", socket])
+            let fields = listedOdd.output.split(separator: "\t", omittingEmptySubsequences: false)
+            #expect(!listedOdd.output.contains("\n") && fields.count == 4, "\(listedOdd.output)")
+            #expect(fields.count > 2 && fields[2] == "Title with a tab and a second line")
         }
     }
 

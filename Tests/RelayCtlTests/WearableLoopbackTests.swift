@@ -45,6 +45,13 @@ import Testing
         #expect(object?["width"] as? Int == 200)
         #expect((object?["rssBytes"] as? Int ?? 0) > 0)
 
+        // A refusal (the wearable does not keep the phone's delivered list) still prints the
+        // agent's answer with --json, as it came, for scripts that read standard output.
+        let refused = try await relayctl(["delivered", "--json", "--control-socket", socket])
+        #expect(refused.status == 1)
+        let answer = try JSONSerialization.jsonObject(with: Data(refused.output.utf8)) as? [String: Any]
+        #expect(answer?["ok"] as? Bool == false && (answer?["error"] as? String)?.contains("unknown command") == true, "\(refused.output)")
+
         kill(agent.pid, SIGTERM)
         #expect(await agent.wait() == 0)
         #expect(!FileManager.default.fileExists(atPath: socket))

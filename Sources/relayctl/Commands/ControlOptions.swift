@@ -49,12 +49,18 @@ struct ControlOptions: ParsableArguments {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    /// Sends a request to an agent; a failure response becomes an error (exit status 1).
-    func send(_ request: ControlRequest, to agent: ControlAgent = .wearable, timeoutSeconds: Int = 10) throws -> ControlResponse {
+    /// Sends a request to an agent; a failure response becomes an error (exit status 1). With
+    /// `json`, the failure response is printed first, as it came, for scripts that read stdout.
+    func send(
+        _ request: ControlRequest, to agent: ControlAgent = .wearable, timeoutSeconds: Int = 10, json: Bool = false
+    ) throws -> ControlResponse {
         let response = try ControlClient.send(
             request, to: path(for: agent), agent: agent.executable, start: "\(agent.executable) --transport loopback",
             timeoutSeconds: timeoutSeconds)
-        guard response.ok else { throw ControlCommandError(description: "\(agent.executable): " + (response.error ?? "the request failed")) }
+        guard response.ok else {
+            if json { print(String(decoding: try ControlJSON.encode(response), as: UTF8.self)) }
+            throw ControlCommandError(description: "\(agent.executable): " + (response.error ?? "the request failed"))
+        }
         return response
     }
 }

@@ -21,7 +21,7 @@ struct DeliveredCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        var response = try control.send(ControlRequest(command: "delivered"), to: .phone)
+        var response = try control.send(ControlRequest(command: "delivered"), to: .phone, json: json)
         if let appID, case .list(let entries) = response.values["notifications"] {
             response.values["notifications"] = .list(entries.filter {
                 if case .object(let entry) = $0 { return entry["app"] == .string(appID) }
@@ -47,6 +47,6 @@ struct DeliveredCommand: ParsableCommand {
             }
         }
         let fields = [entry["id"], entry["app"], entry["summary"]].map { $0?.description ?? "" }
-        return (fields + ["[" + actions.joined(separator: " ") + "]"]).joined(separator: "\t")
+        return TabSeparated.line(fields + ["[" + actions.joined(separator: " ") + "]"])
     }
 }

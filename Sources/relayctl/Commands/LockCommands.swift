@@ -44,7 +44,7 @@ struct UnlockCommand: ParsableCommand {
 /// What both commands share: the request, and one line with the resulting state.
 enum LockOverride {
     static func send(_ command: String, _ control: ControlOptions, json: Bool) throws {
-        let response = try control.send(ControlRequest(command: command), to: .phone)
+        let response = try control.send(ControlRequest(command: command), to: .phone, json: json)
         if json {
             print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
             return

@@ -18,7 +18,7 @@ struct NotificationsCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        let response = try control.send(ControlRequest(command: "notifications"), to: .wearable)
+        let response = try control.send(ControlRequest(command: "notifications"), to: .wearable, json: json)
         if json {
             print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
             return
@@ -26,7 +26,7 @@ struct NotificationsCommand: ParsableCommand {
         guard case .list(let entries) = response.values["notifications"] else { return }
         for case .object(let entry) in entries {
             let fields = ["id", "app", "title", "body"].map { entry[$0]?.description ?? "" }
-            print((fields + ["alerts=\(entry["alerts"]?.description ?? "0")"]).joined(separator: "\t"))
+            print(TabSeparated.line(fields + ["alerts=\(entry["alerts"]?.description ?? "0")"]))
         }
     }
 }
