@@ -23,12 +23,35 @@ extension Replica {
     /// week of occurrences (`OccurrenceTable`); only the latest is ever shown.
     static let recordedWindow: TimeInterval = 7 * 86_400
 
+    /// How far ahead of the clock the firing marks (the floor, the occurrences handled) may be
+    /// and still be kept. A clock stepped back by up to this (NTP) keeps them, so nothing fires
+    /// twice; one stepped back by more was wrong before (a bad RTC, a wrong NTP answer), and
+    /// its marks would stop all firing here until real time caught up with them.
+    static let bogusFutureSlack: TimeInterval = 86_400
+
     /// The link went up or down at `now`: occurrences up to then are the phone's.
     public mutating func linkChanged(at now: Date) -> [ReplicaEffect] {
+        let corrections = forgetBogusFuture(at: now)
         let seconds = WireTime.seconds(now)
-        guard seconds > contents.firing.floor else { return [] }
+        guard seconds > contents.firing.floor else { return corrections }
         contents.firing.floor = seconds
-        return [.firingFloor(seconds)]
+        return corrections + [.firingFloor(seconds)]
+    }
+
+    /// Brings firing marks set by a clock that was far ahead back to `now`.
+    private mutating func forgetBogusFuture(at now: Date) -> [ReplicaEffect] {
+        let limit = WireTime.seconds(now.addingTimeInterval(Self.bogusFutureSlack))
+        let seconds = WireTime.seconds(now)
+        var effects: [ReplicaEffect] = []
+        if contents.firing.floor > limit {
+            contents.firing.floor = seconds
+            effects.append(.firingFloor(seconds))
+        }
+        for (key, through) in contents.firing.handledThrough.sorted(by: { $0.key < $1.key }) where through > limit {
+            contents.firing.handledThrough[key] = seconds
+            effects.append(.handled(scheduleKey: key, through: seconds))
+        }
+        return effects
     }
 
     /// The earliest occurrence the wearable would fire by itself, if the link stays down; it may
@@ -43,7 +66,7 @@ extension Replica {
     /// recorded and reported to the phone; the latest of each request is shown, under the
     /// wearable's own key for that request, and alerts.
     public mutating func fireDue(at now: Date) -> [ReplicaEffect] {
-        var effects: [ReplicaEffect] = []
+        var effects = forgetBogusFuture(at: now)
         for key in contents.schedules.keys.sorted() {
             guard let schedule = contents.schedules[key], let plan = LocalSchedule.plan(of: schedule) else { continue }
             var dates: [Int64] = []

@@ -183,6 +183,21 @@ struct LocalFiringTests {
         #expect(fired.last?.date == WireTime.seconds(yearLater))
     }
 
+    @Test("after a clock that was a year ahead is put right, occurrences fire here again when due")
+    func aBogusFutureIsForgotten() {
+        var replica = Replica()
+        _ = replica.apply(Self.repeating(7, every: 60, from: Self.start))
+        _ = replica.linkChanged(at: Self.start)
+        // A bad clock reads a year ahead while apart, then NTP puts it right.
+        while !Self.fired(replica.fireDue(at: Self.start.addingTimeInterval(365 * 86_400))).isEmpty {}
+        #expect(Self.fired(replica.fireDue(at: Self.start.addingTimeInterval(125))).isEmpty)
+        let next = Self.fired(replica.fireDue(at: Self.start.addingTimeInterval(185)))
+        #expect(next.map(\.date) == [WireTime.seconds(Self.start) + 180])
+        // A step back within a day is NTP's ordinary correction: nothing fires twice.
+        #expect(Self.fired(replica.fireDue(at: Self.start.addingTimeInterval(150))).isEmpty)
+        #expect(Self.fired(replica.fireDue(at: Self.start.addingTimeInterval(185))).isEmpty)
+    }
+
     @Test("a calendar trigger across the DST changes fires here exactly when the phone's schedule does")
     func daylightSaving() throws {
         var change = Relay_V1_Change()
