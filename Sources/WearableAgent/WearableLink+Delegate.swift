@@ -116,10 +116,16 @@ extension WearableLink {
     }
 
     /// Whether a change that waited on the phone while the devices were apart (the caller
-    /// checked that) is older than the offline alert window.
+    /// checked that) is older than the offline alert window. With no window, none alerts,
+    /// whatever the clocks say; and one delivered more than five minutes "after" the wearable's
+    /// now (a wearable without a real-time clock, before NTP) has an age nobody can tell, so it
+    /// does not buzz either.
     private func isCatchUp(_ change: Relay_V1_Change, now: Date) -> Bool {
         guard case .upsert(let upsert) = change.kind else { return false }
-        return now.timeIntervalSince(WireTime.date(upsert.deliveredAt)) > configuration.offlineAlertWindow
+        let window = configuration.offlineAlertWindow
+        guard window > 0 else { return true }
+        let age = now.timeIntervalSince(WireTime.date(upsert.deliveredAt))
+        return age > window || age < -300
     }
 
     func acknowledged(through seq: UInt64) async throws {

@@ -61,6 +61,20 @@ struct PairAndMirrorTests {
         }
     }
 
+    @Test("a wearable whose clock is far behind (no real-time clock yet) does not alert for what waited while apart")
+    func aClockBehindDoesNotMakeCatchUpsAlert() async throws {
+        let yearAgo = ManualClock(Date().addingTimeInterval(-365 * 86_400))
+        try await AgentLinkHarness.with(offlineAlertWindow: 600, clock: yearAgo) { harness in
+            #expect(try await harness.startPaired())
+            #expect(await harness.goOutOfRange())
+            for id in 1...3 { try harness.owner.post(UInt32(id), title: "Apart \(id)") }
+            harness.outage.end()
+            #expect(await harness.screen.wait { Self.shownTitles($0).count == 3 })
+            let shown = Self.shownTitles(harness.screen.elements)
+            #expect((1...3).allSatisfy { shown["Apart \($0)"] == [false] }, "\(shown)")
+        }
+    }
+
     @Test("what the phone posted while the devices were apart arrives without alerting (no offline alert window)")
     func catchUpDoesNotAlert() async throws {
         try await AgentLinkHarness.with { harness in
