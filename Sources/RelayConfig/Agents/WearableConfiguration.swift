@@ -115,7 +115,9 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         public static let offlineAlertWindowSeconds: ConfigKey<Int> = .integer(
             "offline.alert_window_seconds", default: 0, range: 0...86_400, unit: "seconds",
             "Notifications posted on the phone while the devices were apart arrive on reconnect without alerting; "
-                + "those at most this old still alert (120 keeps the alerts of a short drop-out). 0: none alerts.")
+                + "those at most this old still alert (120 keeps the alerts of a short drop-out). 0: none alerts. "
+                + "Ages are by the wearable's clock; one more than 5 minutes behind the phone's (a board with no "
+                + "real-time clock, before NTP) cannot tell them, and those arrive without alerting too.")
         /// `bluetooth.adapter`.
         public static let bluetoothAdapter: ConfigKey<String> = .string(
             "bluetooth.adapter", .text(maximumLength: 32), flag: "--adapter",
