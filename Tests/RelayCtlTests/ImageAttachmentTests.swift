@@ -44,16 +44,9 @@ import Testing
 
     @Test(.timeLimit(.minutes(2))) func aLargeImageDoesNotHoldUpOtherCalls() async throws {
         try await withRelayPhone { bus, _, _ in
-            let directory = "/tmp/relay-image-\(UUID().uuidString.prefix(8))"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            let directory = try Self.largePicture()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            // Twelve megapixels: reading and reducing it takes the phone a good while.
             let path = directory + "/large.png"
-            let width = 4000, height = 3000
-            guard let picture = RGBImage(width: width, height: height, bytes: [UInt8](repeating: 90, count: width * height * 3)) else {
-                throw SoakFailure("bad picture size")
-            }
-            try PNGFile.write(picture, to: path)
             let camera = try await bus.connect()
             let chat = try await bus.connect()
             let answered = Mutex<[String]>([])
@@ -76,15 +69,9 @@ import Testing
 
     @Test(.timeLimit(.minutes(2))) func aCloseDoesNotOvertakeTheUpdateBeforeIt() async throws {
         try await withRelayPhone { bus, _, socket in
-            let directory = "/tmp/relay-image-\(UUID().uuidString.prefix(8))"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            let directory = try Self.largePicture()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let path = directory + "/large.png"
-            let width = 4000, height = 3000
-            guard let picture = RGBImage(width: width, height: height, bytes: [UInt8](repeating: 90, count: width * height * 3)) else {
-                throw SoakFailure("bad picture size")
-            }
-            try PNGFile.write(picture, to: path)
             let app = try await bus.connect()
             let id = try await Self.notify(app, "Upload", hints: [:])
             // The update with its picture, then the close, sent together as an app may: the
@@ -98,6 +85,19 @@ import Testing
             let listed = try await runCommand(RelayCtlTests.binary("relayctl").path, ["delivered", "--control-socket", socket])
             #expect(listed.status == 0 && listed.output.isEmpty, "left on the phone: \(listed.output)")
         }
+    }
+
+    /// A folder holding `large.png`, twelve megapixels: reading and reducing it takes the phone
+    /// a good while. The caller removes the folder.
+    private static func largePicture() throws -> String {
+        let directory = "/tmp/relay-image-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let width = 4000, height = 3000
+        guard let picture = RGBImage(width: width, height: height, bytes: [UInt8](repeating: 90, count: width * height * 3)) else {
+            throw SoakFailure("bad picture size")
+        }
+        try PNGFile.write(picture, to: directory + "/large.png")
+        return directory
     }
 
     private static func notify(
