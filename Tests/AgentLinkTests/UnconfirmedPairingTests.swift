@@ -32,6 +32,19 @@ private final class UnconfirmedPhone: LinkDelegate {
     func peerLogReset(epoch: UInt64) async throws {}
     func received(_ body: Relay_V1_Envelope.OneOf_Body) async {}
     func connected(peer: Relay_V1_Hello, link: LinkIdentity) async {}
+
+    /// Connects to the harness's wearable in pairing mode as this phone and runs the connection
+    /// until the wearable ends it.
+    static func connect(to harness: AgentLinkHarness) async throws {
+        let connection = try await Transport.connect(to: .unix(path: harness.folder + "/link.sock"))
+        var logger = Logger(label: "unconfirmed")
+        logger.logLevel = .critical
+        let phone = LinkConnectionDriver(
+            role: .initiator(.pair), localKey: StaticKeyPair.generate(), hello: .with { $0.role = .phone },
+            delegate: UnconfirmedPhone(), logger: logger)
+        let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
+        _ = await phone.run(connection, commands: idle)
+    }
 }
 
 @Suite("A phone whose pairing code nobody confirmed", .timeLimit(.minutes(1)))
@@ -40,16 +53,9 @@ struct UnconfirmedPairingTests {
     func changesBeforeConfirmationAreRefused() async throws {
         try await AgentLinkHarness.with { harness in
             await harness.start()
-            let connection = try await Transport.connect(to: .unix(path: harness.folder + "/link.sock"))
-            var logger = Logger(label: "unconfirmed")
-            logger.logLevel = .critical
-            let phone = LinkConnectionDriver(
-                role: .initiator(.pair), localKey: StaticKeyPair.generate(), hello: .with { $0.role = .phone },
-                delegate: UnconfirmedPhone(), logger: logger)
-            let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
             // Returns only because the wearable ends the connection: an accepted session would
             // go on with heartbeats until the time limit.
-            _ = await phone.run(connection, commands: idle)
+            try await UnconfirmedPhone.connect(to: harness)
             #expect(!harness.screen.elements.contains { if case .upsert = $0 { true } else { false } })
             #expect(harness.wearable.status.shown == 0)
         }
@@ -66,14 +72,7 @@ struct PairingTakeoverTests {
             #expect(await harness.screen.wait(until: { $0.contains { if case .pairingCode = $0 { true } else { false } } }))
             // The stranger's hello comes with a change in the same read; the hello is refused
             // ("another pairing is in progress"), and the change must not count either.
-            let connection = try await Transport.connect(to: .unix(path: harness.folder + "/link.sock"))
-            var logger = Logger(label: "stranger")
-            logger.logLevel = .critical
-            let stranger = LinkConnectionDriver(
-                role: .initiator(.pair), localKey: StaticKeyPair.generate(), hello: .with { $0.role = .phone },
-                delegate: UnconfirmedPhone(), logger: logger)
-            let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
-            _ = await stranger.run(connection, commands: idle)
+            try await UnconfirmedPhone.connect(to: harness)
             #expect(!harness.screen.elements.contains { if case .upsert = $0 { true } else { false } })
             #expect(harness.wearable.status.shown == 0)
             // The pairing under way is untouched.
