@@ -12,20 +12,30 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-// How the agents are linked in release builds on Linux (issue #6; Docs/BENCHMARKS.md): most of
-// their resident memory is pages of code and of relocated data, not notifications. Release
-// builds that are measured or shipped also pass `--static-swift-stdlib` (scripts/bench.sh), so
-// that only the parts of the Swift runtime and Foundation that are used get linked and touched.
+// How the agents are linked in release builds on Linux (issue #6; Docs/ARCHITECTURE.md): most of
+// their resident memory is pages of code and of relocated data, not notifications. The builds
+// that are measured or shipped go through scripts/release-build.sh, which adds a static Swift
+// runtime and Foundation (only what is used gets linked) and a section per function.
+// - `--symbol-ordering-file`: the functions an agent runs once it is up (Linking/<agent>.order,
+//   written by scripts/code-order.sh) are placed together, in the order it first ran them, so
+//   the code it keeps running fills a few dense pages instead of touching pages all over.
+//   Functions the file does not name (new ones, renamed ones) follow; nothing breaks.
 // - lld's `-z pack-relative-relocs` (glibc ≥ 2.36): the ~110,000 relative relocations take
 //   ~40 KB instead of 2.6 MB, which the loader reads in full at every start.
 // - `--no-export-dynamic`: a static-stdlib link exports every symbol; nothing looks them up,
 //   and the table (~2.5 MB) is read at start.
 // Debug builds and the tests are linked as before.
-let agentLinking: [LinkerSetting] = [
-    .unsafeFlags(
-        ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
-        .when(platforms: [.linux], configuration: .release)),
-]
+func agentLinking(_ agent: String) -> [LinkerSetting] {
+    [
+        .unsafeFlags(
+            [
+                "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+                "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Linking/\(agent).order",
+                "-Xlinker", "--no-warn-symbol-ordering",
+            ],
+            .when(platforms: [.linux], configuration: .release))
+    ]
+}
 
 let package = Package(
     name: "Relay",
@@ -176,7 +186,7 @@ let package = Package(
                 "RelayStore", "RelaySystem", "RelayWire", "PhoneAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSwift, linkerSettings: agentLinking),
+            swiftSettings: strictSwift, linkerSettings: agentLinking("relay-phone")),
         .executableTarget(
             name: "relay-wearable",
             dependencies: [
@@ -185,7 +195,7 @@ let package = Package(
                 "RelayStore", "RelayTransport", "RelayWire", "WearableAgent", "WearableUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSwift, linkerSettings: agentLinking),
+            swiftSettings: strictSwift, linkerSettings: agentLinking("relay-wearable")),
         .executableTarget(
             name: "relayctl",
             dependencies: [

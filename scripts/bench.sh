@@ -12,8 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 
-# Static Swift runtime and Foundation: the agents' resident memory is mostly code pages (issue #6).
-build=(swift build -c release --static-swift-stdlib)
+# The shipping build (static Swift runtime, a section per function, the agents' code ordered):
+# their resident memory is mostly code pages (issue #6; scripts/release-build.sh says more).
+build=(bash scripts/release-build.sh)
 if [[ -n "${RELAY_BENCH_SCRATCH_PATH:-}" ]]; then build+=(--scratch-path "$RELAY_BENCH_SCRATCH_PATH"); fi
 # idle-rss measures relay-wearable, notify relay-phone, and e2e, catch-up and bulk both with
 # relayctl pairing them; each expects them beside relay-bench.
