@@ -113,11 +113,12 @@ extension NotificationServer: PhoneLinkOwner {
                 return
             }
             guard case .response(let response) = event.kind else {
-                // Alert reports are for the record only.
+                // Alert reports are for the record only. One comes for every notification the
+                // wearable alerts for; a sync of its own for each would double the phone's.
                 if case .alerted(let alerted) = event.kind, !alerted.alerted {
                     log("relay-phone: the wearable did not alert for \(alerted.notificationKey): \(alerted.reason)")
                 }
-                try mirror.record([], locked: isLocked(), applying: seq).waitBlocking()
+                try mirror.recordReportApplied(seq: seq)
                 return
             }
             let before = Snapshot(state.centre)

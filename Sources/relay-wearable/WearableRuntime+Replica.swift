@@ -13,8 +13,9 @@ extension WearableRuntime {
         switch event {
         case .upsert(let notification, alert: true):
             alertCounts[notification.identifier, default: 0] += 1
-            // One line per alert, so that counts survive a crash of the agent in whoever reads the log.
-            FileHandle.standardError.write(Data("relay-wearable: alert for notification \(notification.identifier)\n".utf8))
+            // One line per alert, so that counts survive a crash of the agent in whoever reads
+            // the log; written right after the frame (`linesAfterFrame`).
+            linesAfterFrame.append("relay-wearable: alert for notification \(notification.identifier)")
         case .remove(let identifier):
             alertCounts.removeValue(forKey: identifier)
         default:

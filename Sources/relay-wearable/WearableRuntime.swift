@@ -41,6 +41,9 @@ final class WearableRuntime {
     private var alerts = 0
     /// Alerts per notification held, since start (`notifications`, WearableRuntime+Replica.swift).
     var alertCounts: [String: Int] = [:]
+    /// Lines about a change, written once its frame is shown: on the way to the screen they
+    /// would put a write (and its reader's wake-up) before every notification's pixels.
+    var linesAfterFrame: [String] = []
     /// Benchmarks only: when each notification reached the screen (`RELAY_PRESENT_TRACE`).
     private let trace = PresentTrace(environment: ProcessInfo.processInfo.environment)
 
@@ -130,6 +133,7 @@ final class WearableRuntime {
                     display.show(machine.screenModel)
                     trace?.presented(batch)
                 }
+                writeLinesAfterFrame()
             }
             if let input, polled.dropFirst(3).contains(where: { $0.revents != 0 }) {
                 for event in try input.read(timeoutMilliseconds: 0) where event.triggers {
@@ -145,6 +149,14 @@ final class WearableRuntime {
     /// the screen changed.
     func apply(_ event: UIEvent) {
         if handle([event]) { display.show(machine.screenModel) }
+        writeLinesAfterFrame()
+    }
+
+    /// Writes what `linesAfterFrame` collected, in one write.
+    private func writeLinesAfterFrame() {
+        guard !linesAfterFrame.isEmpty else { return }
+        log(linesAfterFrame.joined(separator: "\n"))
+        linesAfterFrame.removeAll(keepingCapacity: true)
     }
 
     /// Feeds events (as one change) and carries out what the state machine asks; returns
@@ -165,7 +177,7 @@ final class WearableRuntime {
                 }
             case .haptic(let level):
                 alerts += 1
-                log("relay-wearable: alert (\(level.rawValue))")
+                linesAfterFrame.append("relay-wearable: alert (\(level.rawValue))")
             case .confirmPairing(let accepted, let code):
                 if bonding.answer(accepted, shown: code) {
                     // BlueZ's passkey is answered: its screen goes now; Relay's own code follows

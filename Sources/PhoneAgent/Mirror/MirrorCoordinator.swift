@@ -94,6 +94,16 @@ public final class MirrorCoordinator: Sendable {
         return (through ?? stored.appliedThrough) >= seq
     }
 
+    /// Moves the cursor of the wearable's log past entry `seq`, which changes nothing here (a
+    /// report that the wearable alerted). Written at once and without a sync of its own: a crash
+    /// of the process keeps it, and the next synced commit makes it durable. A power cut before
+    /// that can take it back after the wearable deleted the entry; the wearable then starts a
+    /// new log of its events (`peerNeedsSnapshot`), and what is lost is only that report. The
+    /// caller must have waited for every earlier entry's commit (the cursor moves one by one).
+    public func recordReportApplied(seq: UInt64) throws {
+        try link.database.writeUnsynced { db in _ = try LinkLogTables.claim(db, seq: seq) }
+    }
+
     /// Records changes of the centre; with `seq`, as the effect of that entry of the wearable's
     /// log, whose cursor moves in the same transaction. `apps`, when given, is the apps'
     /// registrations (`AppRequestsRecord`), stored in the same transaction.
