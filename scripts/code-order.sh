@@ -27,14 +27,13 @@ python3 scripts/code-order/order.py list "$work" "$bin" "${agents[@]}"
 
 # The Swift runtime's crash handler would take the breakpoints for crashes.
 RELAY_CODE_ORDER_DIR="$work" LD_PRELOAD="$work/first-calls.so" SWIFT_BACKTRACE=enable=no \
-  "$bin/relay-bench" e2e --seconds 5 --burst 1000 --stream 2000 --open 0 --idle-seconds 5 >"$work/e2e.txt" 2>&1 ||
+  "$bin/relay-bench" e2e --seconds 5 --burst 1000 --stream 2000 --open 1000 --idle-seconds 5 >"$work/e2e.txt" 2>&1 ||
   { cat "$work/e2e.txt" >&2; echo "code-order: the workload failed; the order files are unchanged" >&2; exit 1; }
 
 mkdir -p Linking
 python3 scripts/code-order/order.py write "$work" "$bin" Linking "${agents[@]}"
 
-# SwiftPM does not know the order files are inputs of the link: relink the agents with them.
+# The agents again, linked with the new order files (scripts/release-build.sh sees them newer).
 for agent in "${agents[@]}"; do
-  rm -f "$bin/$agent"
   bash scripts/release-build.sh "$@" --product "$agent" 2>&1 | tail -n 1
 done

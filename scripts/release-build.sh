@@ -8,5 +8,16 @@
 #   is pages of code; packed, the same code takes a fraction of the pages (Docs/ARCHITECTURE.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec swift build -c release --static-swift-stdlib \
-  -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections "$@"
+flags=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections)
+
+# SwiftPM does not know that an agent's order file is an input of its link: an executable older
+# than its order file (a pull, scripts/code-order.sh) is removed, so that it is linked again.
+product="" others=()
+while (($#)); do
+  if [[ "$1" == --product && $# -ge 2 ]]; then product="$2"; shift 2; else others+=("$1"); shift; fi
+done
+if [[ -n "$product" && -f "Linking/$product.order" ]]; then
+  bin="$(swift build "${flags[@]}" "${others[@]}" --show-bin-path)"
+  if [[ -e "$bin/$product" && "Linking/$product.order" -nt "$bin/$product" ]]; then rm -f "$bin/$product"; fi
+fi
+exec swift build "${flags[@]}" "${others[@]}" ${product:+--product "$product"}

@@ -1,29 +1,33 @@
 import Glibc
 
-/// Gives back the pages of the program's own code that start-up used and the running agent will
+/// Gives back the pages of code and constant data that start-up used and the running agent will
 /// not touch again (argument parsing, configuration, migrations, font loading …).
 ///
 /// The kernel maps an executable's code in by faults, each bringing in its neighbours too, so a
 /// freshly started agent holds many megabytes of code it ran once. `MADV_PAGEOUT` (Linux 5.4)
 /// drops those pages from the process; what runs afterwards faults back in as it is used. The
-/// price is a read from storage (or the page cache) the first time a path runs again.
+/// price is a read from storage (or the page cache) the first time a path runs again. The same
+/// holds for the shared libraries (SQLite, FreeType, libstdc++ …) and mapped fonts; their pages
+/// that other processes map too are left alone by the kernel.
 ///
 /// `MADV_RANDOM` turns read-ahead off for the read-only data. Linux 6.18 ignores it for
 /// executable mappings, and a fault maps whatever of its 64 KB block is cached either way, so
 /// the code that comes back is counted in such blocks (Docs/ARCHITECTURE.md, "Resident memory
 /// is mostly code").
 public enum StartupPages {
-    /// Advises the kernel to reclaim this executable's read-only mappings (its code and constant
-    /// data; never written data). Returns the bytes advised; 0 where the kernel does not offer it.
+    /// Advises the kernel to reclaim the process's private read-only file mappings: the
+    /// executable's and the libraries' code and constant data, mapped fonts (never written
+    /// data, never shared mappings). Returns the bytes advised; 0 where the kernel does not
+    /// offer it.
     @discardableResult
     public static func release() -> Int {
-        guard let executable = executablePath(), let maps = readAll("/proc/self/maps") else { return 0 }
+        guard let maps = readAll("/proc/self/maps") else { return 0 }
         var advised = 0
         for line in maps.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             // address perms offset dev inode path
-            guard fields.count >= 6, String(fields[5...].joined(separator: " ")) == executable,
-                !fields[1].contains("w")
+            guard fields.count >= 6, fields[5].hasPrefix("/"), !fields[5].hasPrefix("/dev/"),
+                fields[1].hasSuffix("p"), !fields[1].contains("w")
             else { continue }
             let bounds = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
             guard bounds.count == 2, bounds[1] > bounds[0], let start = UnsafeMutableRawPointer(bitPattern: bounds[0]) else {
@@ -38,13 +42,6 @@ public enum StartupPages {
 
     /// `MADV_PAGEOUT` from <bits/mman-linux.h>, which Glibc's module does not export.
     private static let pageOutAdvice: Int32 = 21
-
-    private static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
 
     private static func readAll(_ path: String) -> String? {
         do throws(SystemError) {

@@ -12,7 +12,7 @@ import Testing
         return fields.count > 1 ? Int(fields[1]) ?? 0 : 0
     }
 
-    @Test("the executable's read-only pages are handed back, and its code still runs afterwards")
+    @Test("the read-only pages of the executable and its libraries are handed back, and the code still runs afterwards")
     func releasesOwnCode() {
         let before = Self.residentPages()
         let advised = StartupPages.release()

@@ -7,7 +7,8 @@
 // puts a breakpoint (int3) on the first byte of every function listed in
 // $RELAY_CODE_ORDER_DIR/<agent>.functions, one link-time address (hex) per line. The first time a
 // function runs, the SIGTRAP handler appends its address to $RELAY_CODE_ORDER_DIR/<agent>.<pid>,
-// puts the byte back and resumes the function, so each function costs one trap.
+// puts the byte back and resumes the function, so each function costs one trap. Recording
+// starts during that first madvise call, so the rest of StartupPages.release() is recorded too.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,13 +24,13 @@
 
 #define PAGEOUT 21
 
-struct patch { uintptr_t address; unsigned char original; };
+struct patch { uintptr_t address; unsigned char original; int done; };
 
 static struct patch *patches;
 static size_t patch_count;
 static int output = -1;
 static uintptr_t bias;
-static int armed;
+static int armed;  // set once, atomically: the first MADV_PAGEOUT arms
 
 static int compare(const void *a, const void *b) {
     uintptr_t x = ((const struct patch *)a)->address, y = ((const struct patch *)b)->address;
@@ -52,13 +53,14 @@ static void put_hex(uintptr_t value) {
 }
 
 static void trapped(int number, siginfo_t *info, void *context) {
-    (void)number; (void)info;
+    (void)number;
     ucontext_t *state = context;
     uintptr_t address = (uintptr_t)state->uc_mcontext.gregs[REG_RIP] - 1;
-    struct patch *patch = find(address);
-    if (!patch) { signal(SIGTRAP, SIG_DFL); raise(SIGTRAP); return; }  // not one of ours
-    // Another thread may have restored it already; then only the resumption is left.
-    if (*(volatile unsigned char *)address == 0xCC) {
+    // Ours only if an int3 raised it (not kill) at one of our breakpoints.
+    struct patch *patch = info->si_code == SI_KERNEL ? find(address) : NULL;
+    if (!patch) { signal(SIGTRAP, SIG_DFL); raise(SIGTRAP); return; }
+    // Threads that hit it together: the first restores and records, every one resumes.
+    if (!__atomic_exchange_n(&patch->done, 1, __ATOMIC_ACQ_REL)) {
         *(volatile unsigned char *)address = patch->original;
         put_hex(address - bias);
     }
@@ -118,15 +120,16 @@ static void arm(void) {
     }
     for (size_t i = 0; i < patch_count; i++) {
         patches[i].original = *(unsigned char *)patches[i].address;
+        // A breakpoint already there (padding) would be taken back as the original byte.
+        if (patches[i].original == 0xCC) { patches[i].done = 1; continue; }
         *(volatile unsigned char *)patches[i].address = 0xCC;
     }
-    fprintf(stderr, "first-calls: %zu functions of %s armed\n", patch_count, name);
 }
 
 int madvise(void *address, size_t length, int advice) {
     static int (*real)(void *, size_t, int);
     if (!real) real = (int (*)(void *, size_t, int))dlsym(RTLD_NEXT, "madvise");
     int result = real(address, length, advice);
-    if (advice == PAGEOUT && !armed) { armed = 1; arm(); }
+    if (advice == PAGEOUT && !__atomic_exchange_n(&armed, 1, __ATOMIC_ACQ_REL)) arm();
     return result;
 }

@@ -22,13 +22,14 @@ def functions(binary):
     if text is None:
         sys.exit(f"code-order: {binary} has no .text section")
     names = {}
-    listing = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
+    # Functions only: a data label in .text would be damaged by a breakpoint.
+    listing = subprocess.run(["readelf", "-sW", "--wide", binary], capture_output=True, text=True, check=True).stdout
     for line in listing.splitlines():
-        fields = line.split(" ", 2)
-        if len(fields) == 3 and fields[1] in "tTwW":
-            address = int(fields[0], 16)
+        fields = line.split()
+        if len(fields) >= 8 and fields[3] == "FUNC" and fields[6] != "UND":
+            address = int(fields[1], 16)
             if text[0] <= address < text[1]:
-                names.setdefault(address, fields[2])
+                names.setdefault(address, fields[7])
     return names
 
 
@@ -53,6 +54,8 @@ def write_orders(directory, binaries, output, agents):
                 if address in names and address not in seen:
                     seen.add(address)
                     order.append(names[address])
+        if not order:
+            sys.exit(f"code-order: {agent} recorded no function; was its code writable (mprotect) and its list found?")
         path = os.path.join(output, agent + ".order")
         with open(path, "w") as out:
             out.write(f"# {agent}: functions in the order the agent first ran them once it was up.\n")

@@ -98,7 +98,8 @@ public final class MirrorCoordinator: Sendable {
     /// report that the wearable alerted). Written at once and without a sync of its own: a crash
     /// of the process keeps it, and the next synced commit makes it durable. A power cut before
     /// that can take it back after the wearable deleted the entry; the wearable then starts a
-    /// new log of its events (`peerNeedsSnapshot`), and what is lost is only that report. The
+    /// new log of its events (`peerNeedsSnapshot`) with what it still holds unacknowledged, and
+    /// what is lost is only the reports acknowledged since the last synced commit. The
     /// caller must have waited for every earlier entry's commit (the cursor moves one by one).
     public func recordReportApplied(seq: UInt64) throws {
         try link.database.writeUnsynced { db in _ = try LinkLogTables.claim(db, seq: seq) }
