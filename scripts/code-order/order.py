@@ -23,7 +23,7 @@ def functions(binary):
         sys.exit(f"code-order: {binary} has no .text section")
     names = {}
     # Functions only: a data label in .text would be damaged by a breakpoint.
-    listing = subprocess.run(["readelf", "-sW", "--wide", binary], capture_output=True, text=True, check=True).stdout
+    listing = subprocess.run(["readelf", "-sW", binary], capture_output=True, text=True, check=True).stdout
     for line in listing.splitlines():
         fields = line.split()
         if len(fields) >= 8 and fields[3] == "FUNC" and fields[6] != "UND":
