@@ -47,10 +47,12 @@ struct CipherState: ~Copyable, Sendable {
         }
         let plaintext: Data
         do {
-            let box = try ChaChaPoly.SealedBox(
-                nonce: try Self.chaChaNonce(nonce),
-                ciphertext: ciphertext.dropLast(NoiseConstants.tagLength),
-                tag: ciphertext.suffix(NoiseConstants.tagLength))
+            // The box is the nonce, then ciphertext and tag as they came: built in one buffer,
+            // where giving the three parts apart would join them in two more copies.
+            var combined = Data(capacity: Self.nonceLength + ciphertext.count)
+            Self.withNonceBytes(nonce) { combined.append(contentsOf: $0) }
+            combined.append(ciphertext)
+            let box = try ChaChaPoly.SealedBox(combined: combined)
             plaintext = try ChaChaPoly.open(box, using: SymmetricKey(data: key), authenticating: associatedData)
         } catch {
             throw .authenticationFailed
@@ -71,19 +73,22 @@ struct CipherState: ~Copyable, Sendable {
     /// ENCRYPT(k, n, ad, plaintext) for ChaChaPoly.
     private static func seal(_ plaintext: Data, key: Data, nonce: UInt64, associatedData: Data) throws(NoiseError) -> Data {
         do {
-            let box = try ChaChaPoly.seal(
-                plaintext, using: SymmetricKey(data: key), nonce: try chaChaNonce(nonce),
-                authenticating: associatedData)
-            return box.ciphertext + box.tag
+            let nonce = try withNonceBytes(nonce) { try ChaChaPoly.Nonce(data: $0) }
+            let box = try ChaChaPoly.seal(plaintext, using: SymmetricKey(data: key), nonce: nonce, authenticating: associatedData)
+            // Ciphertext and tag follow the nonce in the box's one buffer: one copy takes both.
+            return Data(box.combined.dropFirst(nonceLength))
         } catch {
             throw .cryptoFailure
         }
     }
 
-    /// The 96-bit ChaChaPoly nonce: 32 zero bits, then the counter in little-endian (spec §12.3).
-    static func chaChaNonce(_ counter: UInt64) throws -> ChaChaPoly.Nonce {
-        var bytes = Data(count: 4)
-        withUnsafeBytes(of: counter.littleEndian) { bytes.append(contentsOf: $0) }
-        return try ChaChaPoly.Nonce(data: bytes)
+    /// ChaChaPoly's nonce, in bytes.
+    private static let nonceLength = 12
+
+    /// The 96-bit ChaChaPoly nonce: 32 zero bits, then the counter in little-endian (spec §12.3),
+    /// as bytes on the stack.
+    private static func withNonceBytes<Result>(_ counter: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        var words = (UInt32(0), UInt32(truncatingIfNeeded: counter).littleEndian, UInt32(truncatingIfNeeded: counter >> 32).littleEndian)
+        return try withUnsafeBytes(of: &words) { try body($0) }
     }
 }
