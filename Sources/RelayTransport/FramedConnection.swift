@@ -124,9 +124,13 @@ public struct FrameWriter: Sendable {
     /// Writes frames with their length prefixes, in one flush.
     public func write(_ payloads: [Data]) async throws {
         guard !payloads.isEmpty else { return }
+        // Straight into one buffer of the right size: no frame is built on its own first.
         var buffer = ByteBuffer()
+        buffer.reserveCapacity(payloads.reduce(0) { $0 + FrameFormat.headerLength + $1.count })
         for payload in payloads {
-            buffer.writeBytes(try FrameFormat.encode(payload, maximumLength: maximumLength))
+            let header = try FrameFormat.header(for: payload, maximumLength: maximumLength)
+            buffer.writeMultipleIntegers(header.high, header.low)
+            buffer.writeBytes(payload)
         }
         try await outbound.write(buffer)
     }

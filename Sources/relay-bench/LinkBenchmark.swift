@@ -37,8 +37,9 @@ struct LinkBenchmark: AsyncParsableCommand {
         }
         let start = ContinuousClock.now
         for key in 1...UInt64(count) {
-            phone.pending.append(.init(seq: phone.nextSeq, body: upsert(key)))
-            for frame in perform(pair.phone.enqueue(upsert(key)), on: &pair.phone, state: &phone).frames {
+            let body = upsert(key)
+            phone.pending.append(.init(seq: phone.nextSeq, body: body))
+            for frame in perform(pair.phone.enqueue(body), on: &pair.phone, state: &phone).frames {
                 _ = perform(pair.wearable.receive(frame, at: now), on: &pair.wearable, state: &wearable)
             }
             if key % 32 == 0 {

@@ -48,8 +48,9 @@ public func runSide(
         var out = perform(session.start(), on: &session, state: &state)
         while sent < total {
             sent += 1
-            state.pending.append(.init(seq: state.nextSeq, body: entry(sent)))
-            out.frames += perform(session.enqueue(entry(sent)), on: &session, state: &state).frames
+            let body = entry(sent)
+            state.pending.append(.init(seq: state.nextSeq, body: body))
+            out.frames += perform(session.enqueue(body), on: &session, state: &state).frames
         }
         try await writer.write(out.frames)
         var batch = leftovers

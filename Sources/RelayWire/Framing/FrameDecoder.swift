@@ -72,13 +72,20 @@ public enum FrameFormat {
 
     /// Prefixes a payload with its length.
     public static func encode(_ payload: Data, maximumLength: Int = defaultMaximumLength) throws(FrameError) -> Data {
-        guard !payload.isEmpty else { throw .empty }
-        guard payload.count <= maximumLength else { throw .oversized(length: payload.count, maximum: maximumLength) }
+        let header = try self.header(for: payload, maximumLength: maximumLength)
         var frame = Data(capacity: headerLength + payload.count)
-        frame.append(UInt8(payload.count >> 8))
-        frame.append(UInt8(payload.count & 0xFF))
+        frame.append(header.high)
+        frame.append(header.low)
         frame.append(payload)
         return frame
+    }
+
+    /// The length prefix for `payload`, for a writer that puts frames into a buffer of its own;
+    /// throws for a payload no frame may carry.
+    public static func header(for payload: Data, maximumLength: Int = defaultMaximumLength) throws(FrameError) -> (high: UInt8, low: UInt8) {
+        guard !payload.isEmpty else { throw .empty }
+        guard payload.count <= maximumLength else { throw .oversized(length: payload.count, maximum: maximumLength) }
+        return (UInt8(payload.count >> 8), UInt8(payload.count & 0xFF))
     }
 }
 
