@@ -157,6 +157,6 @@ struct PairingTimeoutTests {
     /// Where the screen's events after the (last) pairing code begin: what came after it counts
     /// even if it came before the test looked (the wearable's timer runs meanwhile).
     private static func afterCode(_ elements: [UIEvent]) -> Int {
-        (elements.lastIndex { if case .pairingCode = $0 { true } else { false } } ?? elements.count - 1) + 1
+        elements.lastIndex { if case .pairingCode = $0 { true } else { false } }.map { $0 + 1 } ?? elements.count
     }
 }
