@@ -107,6 +107,7 @@ extension NotificationServer: PhoneLinkOwner {
         // emitted: a crash in between emits them at the next start (`emitStoredSignals`). The
         // lock is held meanwhile (responses are rare), so signals keep their order.
         try state.withLock { state in
+            commitDeliveries(&state)
             guard try !mirror.isApplied(seq: seq) else { return }
             if case .firedLocally(let fired) = event.kind {
                 try adopt(fired, seq: seq, mirror: mirror, &state)
@@ -204,6 +205,7 @@ extension NotificationServer: PhoneLinkOwner {
     private func startNewEpoch(newPartner: Bool, skippingKeys: Bool) throws {
         guard let mirror else { return }
         let ticket = state.withLock { state in
+            commitDeliveries(&state)
             let items = state.centre.list.map { MirrorItem($0, deliveredAt: state.deliveredDates[$0.id] ?? Date()) }
             let apps = state.centre.apps
             let schedules = apps.pending.list().compactMap {

@@ -21,6 +21,12 @@ final class NotificationServer: Sendable {
         var timers: [UInt32: Task<Void, Never>] = [:]
         /// When each notification was first delivered (wall clock), for the wearable.
         var deliveredDates: [UInt32: Date] = [:]
+        /// A round of the bus's dispatching is under way (`committingDeliveriesByRound`): `Notify`
+        /// calls wait for its end to be stored and answered together.
+        var inRound = false
+        /// `Notify` calls in the centre whose changes are not yet handed to the mirror, with
+        /// their replies; see ``NotificationServer/commitDeliveries(_:)``.
+        var deferred: [(id: UInt32, reply: DBusPendingReply)] = []
     }
 
     private let connection: DBusConnection
@@ -89,6 +95,7 @@ final class NotificationServer: Sendable {
     ) throws(Failure) -> Result {
         let (result, signals, ticket) = try state.withLock {
             (state) throws(Failure) -> (Result, [NotificationSignal], CommitTicket?) in
+            commitDeliveries(&state)
             let before = Snapshot(state.centre)
             let (own, result) = try body(&state.centre)
             // With what a post closed to keep within the limits.
@@ -180,25 +187,57 @@ final class NotificationServer: Sendable {
     static let stopping = DBusError(.failed, "relay-phone is stopping; the call was not carried out, try again when it is back")
 
     /// Puts a `Notify` call, its images taken in, into the centre; the reply follows the commit.
+    /// Within a round of dispatching the call's change waits for the round's end, to be stored
+    /// with the others of the round (`committingDeliveriesByRound`).
     private func deliver(_ call: NotifyCall, from sender: String?, _ reply: DBusPendingReply) {
         for note in call.notes { log("relay-phone: Notify from \(sender ?? "?") (\(call.appName)): \(note)") }
-        let (id, ticket) = state.withLock { state in
-            let before = Snapshot(state.centre)
-            let outcome = state.centre.notify(call, sender: sender, now: .now)
-            // Closed to keep within the limits: announced once stored.
-            let evicted = state.centre.takeEvictions()
-            retireTimers(of: evicted, &state)
-            let ticket = mirrorChanges(since: before, &state, signals: evicted, by: .phone, then: announcement(of: evicted))
-            state.timers.removeValue(forKey: outcome.id)?.cancel()
-            if let deadline = outcome.expiresAt { state.timers[outcome.id] = expiryTimer(until: deadline) }
-            return (outcome.id, ticket)
+        state.withLock { state in
+            state.deferred.append((notify(call, from: sender, &state), reply))
+            if !state.inRound { commitDeliveries(&state) }
         }
-        guard let ticket else { return reply.succeed([.uint32(id)]) }
-        ticket.whenCommitted { [log] failure in
-            // The centre has it either way; the app gets its id.
-            if let failure { log("relay-phone: could not store notification \(id): \(failure)") }
-            reply.succeed([.uint32(id)])
+    }
+
+    /// `Notify` in the centre, and its expiry timer; the change (and what it evicted) is for the
+    /// caller to hand to the mirror.
+    private func notify(_ call: NotifyCall, from sender: String?, _ state: inout State) -> UInt32 {
+        let outcome = state.centre.notify(call, sender: sender, now: .now)
+        state.timers.removeValue(forKey: outcome.id)?.cancel()
+        if let deadline = outcome.expiresAt { state.timers[outcome.id] = expiryTimer(until: deadline) }
+        return outcome.id
+    }
+
+    /// Runs `round` (a round of the bus's dispatching) with the `Notify` calls it handles stored
+    /// in one job of the committer and answered once that is committed: per call, the job, its
+    /// savepoint and its hand-over to the mirror would otherwise cost about as much as storing
+    /// the notification itself.
+    func committingDeliveriesByRound(_ round: () -> Void) {
+        state.withLock { $0.inRound = true }
+        round()
+        state.withLock { state in
+            state.inRound = false
+            commitDeliveries(&state)
         }
+    }
+
+    /// Hands the deferred `Notify` calls' changes, and the closes they made to stay within the
+    /// limits, to the mirror, and answers the calls once that is committed. Every other
+    /// operation on the centre calls this first, so the mirror sees the changes in the centre's
+    /// order and each operation starts from an empty journal.
+    func commitDeliveries(_ state: inout State) {
+        guard !state.deferred.isEmpty else { return }
+        let waiting = state.deferred
+        state.deferred.removeAll()
+        // Closed to keep within the limits: announced once stored.
+        let evicted = state.centre.takeEvictions()
+        retireTimers(of: evicted, &state)
+        let ticket = mirrorChanges(since: Snapshot(state.centre), &state, signals: evicted, by: .phone, then: announcement(of: evicted))
+        let answer: @Sendable ((any Error)?) -> Void = { [log] failure in
+            // The centre has them either way; the apps get their ids.
+            if let failure { log("relay-phone: could not store notification(s) \(waiting.map(\.id)): \(failure)") }
+            for (id, reply) in waiting { reply.succeed([.uint32(id)]) }
+        }
+        guard let ticket else { return answer(nil) }
+        ticket.whenCommitted(answer)
     }
 
     /// Wakes at `deadline` and lets the centre close whatever is due then.
@@ -232,7 +271,8 @@ final class NotificationServer: Sendable {
     func emitStoredSignals(monitoring: Bool) throws {
         guard let mirror else { return }
         let bus = busID.withLock { $0 }
-        try state.withLock { _ in
+        try state.withLock { state in
+            commitDeliveries(&state)
             let rows = try mirror.link.database.read(SignalOutboxTable.load)
             guard let last = rows.last?.seq else { return }
             var signals: [NotificationSignal] = []

@@ -91,11 +91,13 @@ struct RelayPhone: AsyncParsableCommand {
         if swept > 0 { log("relay-phone: \(swept) stored attachments no notification refers to any more were deleted") }
 
         let connection = try await DBusConnection.connect(to: settings.bus)
-        // The calls read from the bus at once are committed together, with one sync.
-        connection.aroundDispatch { [committer = link.committer] round in committer.holdingWakeUps(round) }
         let server = NotificationServer(
             connection: connection, log: log, mirror: mirror, restored: restored, restoredApps: restoredApps,
             restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked })
+        // The calls read from the bus at once are committed together, in one job and one sync.
+        connection.aroundDispatch { [committer = link.committer] round in
+            committer.holdingWakeUps { server.committingDeliveriesByRound(round) }
+        }
         link.attach(server)
         let busID = try await connection.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: "GetId")

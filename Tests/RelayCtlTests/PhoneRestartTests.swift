@@ -178,15 +178,84 @@ import Testing
         } }
     }
 
+    /// Calls read from the bus at once are stored with one commit (NotificationServer's
+    /// `committingDeliveriesByRound`): each still gets an id of its own, and none is answered
+    /// before it is on disk.
+    @Test(.timeLimit(.minutes(1))) func callsSentTogetherAreEachStoredBeforeTheirAnswer() async throws {
+        try await withPrivateBus { bus in try await Self.withPhoneState(bus) { socket, arguments in
+            let first = try await Self.start(arguments)
+            guard let flag = arguments.firstIndex(of: "--state-directory") else { throw PhoneRestartError("no state directory") }
+            // Read beside relay-phone, as another process: it sees what is committed.
+            let database = try RelayDatabase(
+                path: StateDirectory(path: arguments[flag + 1]).file("phone.sqlite"), migrations: PhoneSchema.migrations)
+            let client = try await DBusConnection.connect(to: .address(bus.address))
+            let ids = try await withThrowingTaskGroup(of: (String, UInt32, Bool).self) { group in
+                for index in 0..<64 {
+                    group.addTask {
+                        let id = try await Self.notify(client, "Batch \(index)")
+                        let stored = try database.read(PhoneSchema.loadNotifications).contains { $0.centreID == id }
+                        return ("Batch \(index)", id, stored)
+                    }
+                }
+                return try await group.reduce(into: [String: UInt32]()) { ids, answer in
+                    #expect(answer.2, "\(answer.0) was answered with id \(answer.1) before it was stored")
+                    ids[answer.0] = answer.1
+                }
+            }
+            #expect(Set(ids.values).count == 64, "ids handed out: \(ids.values.sorted())")
+            await first.stop(SIGKILL)
+
+            let second = try await Self.start(arguments)
+            let stored = try await Self.delivered(socket)
+            for (title, id) in ids.sorted(by: { $0.value < $1.value }) {
+                #expect(stored.contains("\(id)\tnotify-send\t\(title)"), "answered with \(id) but not stored: \(title)")
+            }
+            await client.close()
+            kill(second.pid, SIGTERM)
+            #expect(await second.wait() == 0)
+        } }
+    }
+
+    /// An update and a close sent together, as an app may, likely read in one round: after a
+    /// kill the notification is gone, not back with the update's content.
+    @Test(.timeLimit(.minutes(1))) func aCloseSentWithTheUpdateBeforeItStaysClosedAfterAKill() async throws {
+        try await withPrivateBus { bus in try await Self.withPhoneState(bus) { socket, arguments in
+            let first = try await Self.start(arguments)
+            let client = try await DBusConnection.connect(to: .address(bus.address))
+            let id = try await Self.notify(client, "Upload")
+            // Started at once on this thread, so the update leaves before the close.
+            let update = Task.immediate { try await Self.notify(client, "Upload done", replacing: id) }
+            _ = try await client.call(
+                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", method: "CloseNotification", arguments: [.uint32(id)])
+            #expect(try await update.value == id)
+            await first.stop(SIGKILL)
+
+            let second = try await Self.start(arguments)
+            let stored = try await Self.delivered(socket)
+            #expect(stored.isEmpty, "left on the phone after the restart: \(stored)")
+            await client.close()
+            kill(second.pid, SIGTERM)
+            #expect(await second.wait() == 0)
+        } }
+    }
+
+    /// `relayctl delivered`, a line per notification cut to its id, app and title.
+    private static func delivered(_ socket: String) async throws -> Set<String> {
+        let listed = try await runCommand(RelayCtlTests.binary("relayctl").path, ["delivered", "--control-socket", socket])
+        try #require(listed.status == 0, "relayctl delivered: \(listed.output)")
+        return Set(listed.output.split(separator: "\n").map { $0.split(separator: "\t").prefix(3).joined(separator: "\t") })
+    }
+
     /// `Notify` from notify-send with a title and no actions; the id it was given.
     private static func notify(
-        _ client: DBusConnection, _ title: String, body: String = "", expiring milliseconds: Int32 = 0
+        _ client: DBusConnection, _ title: String, body: String = "", expiring milliseconds: Int32 = 0, replacing: UInt32 = 0
     ) async throws -> UInt32 {
         try await client.call(
             destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
             interface: "org.freedesktop.Notifications", method: "Notify",
             arguments: [
-                .string("notify-send"), .uint32(0), .string(""), .string(title), .string(body), .array([String]()),
+                .string("notify-send"), .uint32(replacing), .string(""), .string(title), .string(body), .array([String]()),
                 .dictionary(keySignature: .string, valueSignature: .variant, entries: []), .int32(milliseconds),
             ]
         ).decode(0, as: UInt32.self)

@@ -170,7 +170,7 @@ public final class MirrorCoordinator: Sendable {
             for assignment in assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }
-            for row in rows { try PhoneSchema.save(db, row) }
+            try PhoneSchema.save(db, rows)
             for centreID in removed { try PhoneSchema.deleteNotification(db, centreID: centreID) }
             for (schedule, fireDate, side) in occurrences {
                 try OccurrenceTable.record(db, schedule: schedule, fireDate: fireDate, side: side)

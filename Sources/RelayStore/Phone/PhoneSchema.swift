@@ -85,23 +85,26 @@ public enum PhoneSchema {
         }
     }
 
-    /// Stores a notification (new or changed), and its id as the highest handed out if it is.
-    /// Every `Notify` comes here, so the statements are prepared once per connection (as are the
-    /// others of the hot path).
-    public static func save(_ db: Database, _ notification: StoredNotification) throws {
-        try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO centre_notification (centre_id, key, revision, record) VALUES (?, ?, ?, ?)"
-        ).execute(
-            arguments: [
-                Int64(notification.centreID), notification.key.map { Int64($0) }, Int64(notification.revision),
-                notification.record,
-            ])
+    /// Stores notifications (new or changed), and the highest of their ids as the highest handed
+    /// out if it is. Every `Notify` comes here, so the statements are prepared once per
+    /// connection (as are the others of the hot path).
+    public static func save(_ db: Database, _ notifications: [StoredNotification]) throws {
+        guard let highest = notifications.map(\.centreID).max() else { return }
+        let insert = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO centre_notification (centre_id, key, revision, record) VALUES (?, ?, ?, ?)")
+        for notification in notifications {
+            try insert.execute(
+                arguments: [
+                    Int64(notification.centreID), notification.key.map { Int64($0) }, Int64(notification.revision),
+                    notification.record,
+                ])
+        }
         try db.cachedStatement(
             sql: """
                 INSERT INTO centre_state (name, value) VALUES ('last_id', ?)
                 ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)
                 """
-        ).execute(arguments: [Int64(notification.centreID)])
+        ).execute(arguments: [Int64(highest)])
     }
 
     /// The highest centre id ever stored: ids of closed notifications are not handed out again
