@@ -21,9 +21,6 @@ final class NotificationServer: Sendable {
         var timers: [UInt32: Task<Void, Never>] = [:]
         /// When each notification was first delivered (wall clock), for the wearable.
         var deliveredDates: [UInt32: Date] = [:]
-        /// A round of the bus's dispatching is under way (`committingDeliveriesByRound`): `Notify`
-        /// calls wait for its end to be stored and answered together.
-        var inRound = false
         /// `Notify` calls in the centre whose changes are not yet handed to the mirror, with
         /// their replies; see ``NotificationServer/commitDeliveries(_:)``.
         var deferred: [(id: UInt32, reply: DBusPendingReply)] = []
@@ -31,6 +28,12 @@ final class NotificationServer: Sendable {
 
     private let connection: DBusConnection
     let state: Mutex<State>
+    /// The thread of the round of dispatching under way (`committingDeliveriesByRound`), 0 for
+    /// none: the `Notify` calls that thread handles wait for the round's end. Read without the
+    /// lock, so that a round that handles no `Notify` never waits for it.
+    private let roundThread = Atomic<UInt>(0)
+    /// The round under way left calls waiting in `State.deferred`.
+    private let roundDeferred = Atomic<Bool>(false)
     let log: @Sendable (String) -> Void
     /// Carries the centre's changes to the wearable; `nil` runs the server alone (tests, monitor-only tools).
     let mirror: MirrorCoordinator?
@@ -187,14 +190,18 @@ final class NotificationServer: Sendable {
     static let stopping = DBusError(.failed, "relay-phone is stopping; the call was not carried out, try again when it is back")
 
     /// Puts a `Notify` call, its images taken in, into the centre; the reply follows the commit.
-    /// Within a round of dispatching the call's change waits for the round's end, to be stored
-    /// with the others of the round (`committingDeliveriesByRound`).
+    /// A call the bus thread handles within a round of dispatching waits for the round's end, to
+    /// be stored with the others of the round (`committingDeliveriesByRound`); one from another
+    /// thread (its image taken in there) is handed on at once, with any the round has waiting,
+    /// so that it never waits for a round that may itself wait for images.
     private func deliver(_ call: NotifyCall, from sender: String?, _ reply: DBusPendingReply) {
         for note in call.notes { log("relay-phone: Notify from \(sender ?? "?") (\(call.appName)): \(note)") }
+        let deferring = roundThread.load(ordering: .relaxed) == UInt(pthread_self())
         state.withLock { state in
             state.deferred.append((notify(call, from: sender, &state), reply))
-            if !state.inRound { commitDeliveries(&state) }
+            if !deferring { commitDeliveries(&state) }
         }
+        if deferring { roundDeferred.store(true, ordering: .relaxed) }
     }
 
     /// `Notify` in the centre, and its expiry timer; the change (and what it evicted) is for the
@@ -210,13 +217,14 @@ final class NotificationServer: Sendable {
     /// in one job of the committer and answered once that is committed: per call, the job, its
     /// savepoint and its hand-over to the mirror would otherwise cost about as much as storing
     /// the notification itself.
+    /// A round's calls share its fate: a commit that fails fails them all (they are answered
+    /// anyway, and relay-phone stops on a storage failure, GroupCommitter's failure handler).
     func committingDeliveriesByRound(_ round: () -> Void) {
-        state.withLock { $0.inRound = true }
+        roundThread.store(UInt(pthread_self()), ordering: .relaxed)
         round()
-        state.withLock { state in
-            state.inRound = false
-            commitDeliveries(&state)
-        }
+        roundThread.store(0, ordering: .relaxed)
+        guard roundDeferred.exchange(false, ordering: .relaxed) else { return }
+        state.withLock { state in commitDeliveries(&state) }
     }
 
     /// Hands the deferred `Notify` calls' changes, and the closes they made to stay within the
@@ -227,14 +235,17 @@ final class NotificationServer: Sendable {
         guard !state.deferred.isEmpty else { return }
         let waiting = state.deferred
         state.deferred.removeAll()
-        // Closed to keep within the limits: announced once stored.
+        // Closed to keep within the limits: announced once stored, and after the replies, as a
+        // notification posted and pushed out within one round must be answered before it closes.
         let evicted = state.centre.takeEvictions()
         retireTimers(of: evicted, &state)
-        let ticket = mirrorChanges(since: Snapshot(state.centre), &state, signals: evicted, by: .phone, then: announcement(of: evicted))
-        let answer: @Sendable ((any Error)?) -> Void = { [log] failure in
-            // The centre has them either way; the apps get their ids.
+        // `Notify` never changes the apps' registrations, so the centre as it is serves as "before".
+        let ticket = mirrorChanges(since: Snapshot(state.centre), &state, signals: evicted, by: .phone)
+        let answer: @Sendable ((any Error)?) -> Void = { [self] failure in
+            // The centre has them either way: the apps get their ids, and the closes leave.
             if let failure { log("relay-phone: could not store notification(s) \(waiting.map(\.id)): \(failure)") }
             for (id, reply) in waiting { reply.succeed([.uint32(id)]) }
+            send(evicted)
         }
         guard let ticket else { return answer(nil) }
         ticket.whenCommitted(answer)

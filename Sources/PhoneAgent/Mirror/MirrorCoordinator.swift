@@ -171,7 +171,7 @@ public final class MirrorCoordinator: Sendable {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }
             try PhoneSchema.save(db, rows)
-            for centreID in removed { try PhoneSchema.deleteNotification(db, centreID: centreID) }
+            try PhoneSchema.deleteNotifications(db, centreIDs: removed)
             for (schedule, fireDate, side) in occurrences {
                 try OccurrenceTable.record(db, schedule: schedule, fireDate: fireDate, side: side)
             }

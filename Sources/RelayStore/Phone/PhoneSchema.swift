@@ -113,9 +113,13 @@ public enum PhoneSchema {
         UInt32(clamping: try Int64.fetchOne(db, sql: "SELECT value FROM centre_state WHERE name = 'last_id'") ?? 0)
     }
 
-    /// Removes a notification.
-    public static func deleteNotification(_ db: Database, centreID: UInt32) throws {
-        try db.cachedStatement(sql: "DELETE FROM centre_notification WHERE centre_id = ?").execute(arguments: [Int64(centreID)])
+    /// Removes notifications: one statement however many, as a round of `Notify` calls at an
+    /// app's limit pushes out one each.
+    public static func deleteNotifications(_ db: Database, centreIDs: [UInt32]) throws {
+        guard !centreIDs.isEmpty else { return }
+        let list = "[" + centreIDs.map(String.init).joined(separator: ",") + "]"
+        try db.cachedStatement(sql: "DELETE FROM centre_notification WHERE centre_id IN (SELECT value FROM json_each(?))")
+            .execute(arguments: [list])
     }
 
     /// A named value of the centre's own (the last id handed out, pending requests, categories).
