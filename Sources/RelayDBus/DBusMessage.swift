@@ -46,7 +46,12 @@ public struct DBusMessage: Sendable, CustomStringConvertible {
     /// Whether the caller asked not to be replied to.
     public var noReplyExpected: Bool
     /// The decoded arguments.
-    public var arguments: [DBusValue]
+    public var arguments: [DBusValue] {
+        didSet { receivedSignature = nil }
+    }
+    /// The signature the message arrived with (libdbus validated it), while ``arguments`` are
+    /// as received: routing every call would otherwise compute it again from the values.
+    private var receivedSignature: DBusSignature?
 
     /// Creates a message description, e.g. to test ``DBusMatchRule/matches(_:)``.
     public init(
@@ -68,7 +73,13 @@ public struct DBusMessage: Sendable, CustomStringConvertible {
     }
 
     /// The signature of ``arguments``.
-    public var signature: DBusSignature { arguments.dbusSignature }
+    public var signature: DBusSignature { receivedSignature ?? arguments.dbusSignature }
+
+    /// A message as received, with the signature libdbus read from its header.
+    init(received message: DBusMessage, signature: DBusSignature) {
+        self = message
+        receivedSignature = signature
+    }
 
     /// For an error reply, the error it carries: its name and its first argument if that is a string.
     public var error: DBusError? {

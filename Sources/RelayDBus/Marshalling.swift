@@ -166,7 +166,7 @@ enum MessageDecoder {
         default: throw DBusError.invalidArgs("Unknown message type \(dbus_message_get_type(message))")
         }
         let replySerial = dbus_message_get_reply_serial(message)
-        return DBusMessage(
+        let decoded = DBusMessage(
             kind: kind,
             serial: dbus_message_get_serial(message),
             replySerial: replySerial == 0 ? nil : replySerial,
@@ -178,6 +178,9 @@ enum MessageDecoder {
             errorName: dbus_message_get_error_name(message).map { String(cString: $0) },
             noReplyExpected: dbus_message_get_no_reply(message) != 0,
             arguments: try decodeArguments(of: message))
+        // A pointer into the header, valid while the message is; "" for a body-less message.
+        guard let signature = dbus_message_get_signature(message) else { return decoded }
+        return DBusMessage(received: decoded, signature: DBusSignature(unchecked: String(cString: signature)))
     }
 
     static func decodeArguments(of message: OpaquePointer) throws -> [DBusValue] {
