@@ -40,8 +40,11 @@ struct ReportCommand: ParsableCommand {
         guard !recorded.isEmpty else {
             throw BenchError("no figures in \(figures): every benchmark failed or RELAY_BENCH_RECORD was not passed to them")
         }
+        // The run's date is when its last figure was recorded, also when the document is written
+        // again later from the same figures (a changed template).
+        let recordedAt = (try? FileManager.default.attributesOfItem(atPath: figures))?[.modificationDate] as? Date
         let document = BenchmarksDocument(
-            figures: recorded, machine: .current, date: Date(), commit: commit, toolchain: toolchain,
+            figures: recorded, machine: .current, date: recordedAt ?? Date(), commit: commit, toolchain: toolchain,
             runCommand: runCommand, note: note)
         print(document.summaryTable)
         guard let output else { return }
