@@ -217,6 +217,7 @@ final class NotificationServer: Sendable {
     /// in one job of the committer and answered once that is committed: per call, the job, its
     /// savepoint and its hand-over to the mirror would otherwise cost about as much as storing
     /// the notification itself.
+    ///
     /// A round's calls share its fate: a commit that fails fails them all (they are answered
     /// anyway, and relay-phone stops on a storage failure, GroupCommitter's failure handler).
     func committingDeliveriesByRound(_ round: () -> Void) {
