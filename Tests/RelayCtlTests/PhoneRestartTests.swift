@@ -55,8 +55,7 @@ import Testing
                 ]
             ).decode(0, as: UInt32.self)
             await client.close()
-            kill(first.pid, SIGTERM)
-            #expect(await first.wait() == 0)
+            await Self.stopCleanly(first)
 
             let second = try await Self.start(arguments)
             let again = try await DBusConnection.connect(to: .address(bus.address))
@@ -78,8 +77,7 @@ import Testing
             ).decode(0, as: UInt32.self)
             #expect(next > max(posted, notify))
             await again.close()
-            kill(second.pid, SIGTERM)
-            #expect(await second.wait() == 0)
+            await Self.stopCleanly(second)
         } }
     }
 
@@ -102,8 +100,7 @@ import Testing
             #expect(!delivered.output.contains("\tSoon"), "\(delivered.output)")
             #expect(delivered.output.contains("\(later)\tnotify-send\tLater"), "the later one still waits: \(delivered.output)")
             await client.close()
-            kill(second.pid, SIGTERM)
-            #expect(await second.wait() == 0)
+            await Self.stopCleanly(second)
         } }
     }
 
@@ -113,9 +110,7 @@ import Testing
             let client = try await DBusConnection.connect(to: .address(bus.address))
             let kept = try await Self.notify(client, "Kept")
             let closed = try await Self.notify(client, "Closed")
-            _ = try await client.call(
-                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                interface: "org.freedesktop.Notifications", method: "CloseNotification", arguments: [.uint32(closed)])
+            try await Self.closeNotification(client, closed)
             await first.stop(SIGKILL)
 
             // The app that posted "Closed" may still hold its id; another app must not get it.
@@ -124,8 +119,7 @@ import Testing
             #expect(closed > kept)
             #expect(next > closed, "id \(next) after \(closed) was closed and the phone restarted")
             await client.close()
-            kill(second.pid, SIGTERM)
-            #expect(await second.wait() == 0)
+            await Self.stopCleanly(second)
         } }
     }
 
@@ -143,13 +137,11 @@ import Testing
             let second = try await Self.start(arguments)
             #expect(try await lockSource() == "manual")
             #expect(try await runCommand(relayctl, ["lock", "--auto", "--control-socket", socket]).status == 0)
-            kill(second.pid, SIGTERM)
-            #expect(await second.wait() == 0)
+            await Self.stopCleanly(second)
 
             let third = try await Self.start(arguments)
             #expect(try await lockSource() == "none")
-            kill(third.pid, SIGTERM)
-            #expect(await third.wait() == 0)
+            await Self.stopCleanly(third)
         } }
     }
 
@@ -211,8 +203,7 @@ import Testing
                 #expect(stored.contains("\(id)\tnotify-send\t\(title)"), "answered with \(id) but not stored: \(title)")
             }
             await client.close()
-            kill(second.pid, SIGTERM)
-            #expect(await second.wait() == 0)
+            await Self.stopCleanly(second)
         } }
     }
 
@@ -225,9 +216,7 @@ import Testing
             let id = try await Self.notify(client, "Upload")
             // Started at once on this thread, so the update leaves before the close.
             let update = Task.immediate { try await Self.notify(client, "Upload done", replacing: id) }
-            _ = try await client.call(
-                destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                interface: "org.freedesktop.Notifications", method: "CloseNotification", arguments: [.uint32(id)])
+            try await Self.closeNotification(client, id)
             #expect(try await update.value == id)
             await first.stop(SIGKILL)
 
@@ -235,8 +224,7 @@ import Testing
             let stored = try await Self.delivered(socket)
             #expect(stored.isEmpty, "left on the phone after the restart: \(stored)")
             await client.close()
-            kill(second.pid, SIGTERM)
-            #expect(await second.wait() == 0)
+            await Self.stopCleanly(second)
         } }
     }
 
@@ -245,6 +233,19 @@ import Testing
         let listed = try await runCommand(RelayCtlTests.binary("relayctl").path, ["delivered", "--control-socket", socket])
         try #require(listed.status == 0, "relayctl delivered: \(listed.output)")
         return Set(listed.output.split(separator: "\n").map { $0.split(separator: "\t").prefix(3).joined(separator: "\t") })
+    }
+
+    /// `CloseNotification` of `id`, as an app sends it.
+    private static func closeNotification(_ client: DBusConnection, _ id: UInt32) async throws {
+        _ = try await client.call(
+            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+            interface: "org.freedesktop.Notifications", method: "CloseNotification", arguments: [.uint32(id)])
+    }
+
+    /// Stops relay-phone as systemd does, and expects it to exit cleanly.
+    private static func stopCleanly(_ phone: ChildProcess) async {
+        kill(phone.pid, SIGTERM)
+        #expect(await phone.wait() == 0)
     }
 
     /// `Notify` from notify-send with a title and no actions; the id it was given.
@@ -286,8 +287,7 @@ import Testing
             let second = await signals.next()
             #expect(first?.member == "ActionInvoked" && first?.arguments == [.uint32(7), .string("yes")])
             #expect(second?.member == "NotificationClosed" && second?.arguments == [.uint32(7), .uint32(2)])
-            kill(phone.pid, SIGTERM)
-            #expect(await phone.wait() == 0)
+            await Self.stopCleanly(phone)
             // Emitted once: gone from the store, so the next start does not emit them again.
             #expect(try database.read(SignalOutboxTable.load).isEmpty)
             await client.close()
