@@ -9,7 +9,7 @@ enum DBusNames {
 
     /// An interface name: two or more dot-separated elements of `[A-Za-z0-9_]`, none starting with a digit.
     static func isValidInterface(_ name: String) -> Bool {
-        isValidDotted(name, allowHyphen: false, allowLeadingDigit: false)
+        withBytes(name) { isValidDotted($0, allowHyphen: false, allowLeadingDigit: false) }
     }
 
     /// An error name follows the interface name rules.
@@ -17,18 +17,22 @@ enum DBusNames {
 
     /// A member (method, signal or property) name: `[A-Za-z0-9_]+`, not starting with a digit.
     static func isValidMember(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard !bytes.isEmpty, bytes.count <= maximumLength, !isDigit(bytes[0]) else { return false }
-        return bytes.allSatisfy(isElementCharacter)
+        withBytes(name) { bytes in
+            guard let first = bytes.first, bytes.count <= maximumLength, !isDigit(first) else { return false }
+            return bytes.allSatisfy(isElementCharacter)
+        }
     }
 
     /// A unique (`:1.42`) or well-known (`org.example.Service`) bus name.
     static func isValidBusName(_ name: String) -> Bool {
-        if name.hasPrefix(":") {
-            return isValidDotted(String(name.dropFirst()), allowHyphen: true, allowLeadingDigit: true,
-                                 lengthAllowance: 1)
+        withBytes(name) { bytes in
+            if bytes.first == UInt8(ascii: ":") {
+                return isValidDotted(
+                    UnsafeBufferPointer(rebasing: bytes.dropFirst()), allowHyphen: true, allowLeadingDigit: true,
+                    lengthAllowance: 1)
+            }
+            return isValidDotted(bytes, allowHyphen: true, allowLeadingDigit: false)
         }
-        return isValidDotted(name, allowHyphen: true, allowLeadingDigit: false)
     }
 
     /// A unique connection name, which the bus assigns and which starts with a colon.
@@ -36,7 +40,10 @@ enum DBusNames {
 
     /// An object path: `/`, or `/`-separated non-empty elements of `[A-Za-z0-9_]` with no trailing slash.
     static func isValidObjectPath(_ path: String) -> Bool {
-        let bytes = Array(path.utf8)
+        withBytes(path) { isValidObjectPath($0) }
+    }
+
+    private static func isValidObjectPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.first == UInt8(ascii: "/") else { return false }
         if bytes.count == 1 { return true }
         guard bytes.last != UInt8(ascii: "/") else { return false }
@@ -73,10 +80,15 @@ enum DBusNames {
         guard isValidObjectPath(path) else { throw DBusError.invalidArgs("Invalid object path '\(path)'") }
     }
 
+    /// Runs `body` on the string's UTF-8 bytes in place (a copy only for a bridged string): every
+    /// signal and reply checks its names, so this is on the path of every message sent.
+    private static func withBytes(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        string.utf8.withContiguousStorageIfAvailable(body) ?? Array(string.utf8).withUnsafeBufferPointer(body)
+    }
+
     private static func isValidDotted(
-        _ name: String, allowHyphen: Bool, allowLeadingDigit: Bool, lengthAllowance: Int = 0
+        _ bytes: UnsafeBufferPointer<UInt8>, allowHyphen: Bool, allowLeadingDigit: Bool, lengthAllowance: Int = 0
     ) -> Bool {
-        let bytes = Array(name.utf8)
         guard !bytes.isEmpty, bytes.count + lengthAllowance <= maximumLength else { return false }
         var elements = 0
         var elementLength = 0

@@ -172,7 +172,9 @@ enum MessageDecoder {
             replySerial: replySerial == 0 ? nil : replySerial,
             sender: dbus_message_get_sender(message).map { String(cString: $0) },
             destination: dbus_message_get_destination(message).map { String(cString: $0) },
-            path: try dbus_message_get_path(message).map { try DBusObjectPath(String(cString: $0)) },
+            // libdbus validated every header field and the body before it handed the message over,
+            // so names and signatures read from it are taken as they are (here and below).
+            path: dbus_message_get_path(message).map { DBusObjectPath(unchecked: String(cString: $0)) },
             interface: dbus_message_get_interface(message).map { String(cString: $0) },
             member: dbus_message_get_member(message).map { String(cString: $0) },
             errorName: dbus_message_get_error_name(message).map { String(cString: $0) },
@@ -186,12 +188,16 @@ enum MessageDecoder {
     static func decodeArguments(of message: OpaquePointer) throws -> [DBusValue] {
         try withMessageIterator { iterator in
             guard dbus_message_iter_init(message, iterator) != 0 else { return [] }
-            return try decodeSequence(iterator)
+            // One type code or more an argument: the signature's length is room enough.
+            return try decodeSequence(iterator, capacity: dbus_message_get_signature(message).map { strlen($0) } ?? 0)
         }
     }
 
-    private static func decodeSequence(_ iterator: UnsafeMutablePointer<DBusMessageIter>) throws -> [DBusValue] {
+    private static func decodeSequence(_ iterator: UnsafeMutablePointer<DBusMessageIter>, capacity: Int = 0) throws
+        -> [DBusValue]
+    {
         var values: [DBusValue] = []
+        values.reserveCapacity(capacity)
         while dbus_message_iter_get_arg_type(iterator) != TypeCode.invalid {
             values.append(try decodeValue(iterator))
             dbus_message_iter_next(iterator)
@@ -212,8 +218,8 @@ enum MessageDecoder {
         case TypeCode.uint64: return .uint64(readBasic(iterator, UInt64(0)))
         case TypeCode.double: return .double(readBasic(iterator, Double(0)))
         case TypeCode.string: return .string(readString(iterator))
-        case TypeCode.objectPath: return .objectPath(try DBusObjectPath(readString(iterator)))
-        case TypeCode.signature: return .signature(try DBusSignature(readString(iterator)))
+        case TypeCode.objectPath: return .objectPath(DBusObjectPath(unchecked: readString(iterator)))
+        case TypeCode.signature: return .signature(DBusSignature(unchecked: readString(iterator)))
         case TypeCode.unixFD:
             // libdbus hands out a fresh duplicate for every read, or -1 if duplicating failed.
             let descriptor = readBasic(iterator, Int32(-1))
@@ -241,32 +247,31 @@ enum MessageDecoder {
     }
 
     private static func decodeArray(_ iterator: UnsafeMutablePointer<DBusMessageIter>) throws -> DBusValue {
-        let arraySignature = try signature(at: iterator)
-        guard arraySignature.hasPrefix("a") else { throw DBusError.invalidArgs("Array has signature '\(arraySignature)'") }
-        let elementText = String(arraySignature.dropFirst())
-        let isDictionary = dbus_message_iter_get_element_type(iterator) == TypeCode.dictionaryEntry
+        let elementType = dbus_message_iter_get_element_type(iterator)
         return try withMessageIterator { inner in
             dbus_message_iter_recurse(iterator, inner)
-            if isDictionary {
-                // `{KV}` is not a signature on its own; split it into the key code and the value type.
-                let entryTypes = Array(elementText.utf8.dropFirst().dropLast())
-                guard let keyCode = entryTypes.first else { throw DBusError.invalidArgs("Malformed dictionary") }
-                let keySignature = try DBusSignature(String(decoding: [keyCode], as: UTF8.self))
-                let valueSignature = try DBusSignature(String(decoding: entryTypes.dropFirst(), as: UTF8.self))
+            if elementType == TypeCode.dictionaryEntry {
                 var entries: [DBusDictionaryEntry] = []
+                var types: (key: Int32, value: Int32)?
                 while dbus_message_iter_get_arg_type(inner) == TypeCode.dictionaryEntry {
-                    let pair = try withMessageIterator { entry in
+                    let entry = try withMessageIterator { entry in
                         dbus_message_iter_recurse(inner, entry)
-                        return try decodeSequence(entry)
+                        let keyType = dbus_message_iter_get_arg_type(entry)
+                        let key = try decodeValue(entry)
+                        guard dbus_message_iter_next(entry) != 0 else {
+                            throw DBusError.invalidArgs("Malformed dictionary entry")
+                        }
+                        types = types ?? (keyType, dbus_message_iter_get_arg_type(entry))
+                        return DBusDictionaryEntry(key: key, value: try decodeValue(entry))
                     }
-                    guard pair.count == 2 else { throw DBusError.invalidArgs("Malformed dictionary entry") }
-                    entries.append(DBusDictionaryEntry(key: pair[0], value: pair[1]))
+                    entries.append(entry)
                     dbus_message_iter_next(inner)
                 }
+                let (keySignature, valueSignature) = try entrySignatures(of: iterator, types: types)
                 return .dictionary(keySignature: keySignature, valueSignature: valueSignature, entries: entries)
             }
-            let elementSignature = try DBusSignature(elementText)
-            if elementSignature == .byte {
+            let elementSignature = try singleCodeSignature(elementType) ?? DBusSignature(unchecked: String(arrayText(iterator).dropFirst()))
+            if elementType == TypeCode.byte {
                 // Byte arrays can be large (images, blobs); read them in one block instead of per element.
                 guard dbus_message_iter_get_arg_type(inner) == TypeCode.byte else { return .bytes([]) }
                 var bytes: UnsafeMutableRawPointer?
@@ -276,6 +281,52 @@ enum MessageDecoder {
                 return .bytes(Array(buffer))
             }
             return .array(elementSignature: elementSignature, elements: try decodeSequence(inner))
+        }
+    }
+
+    /// A dictionary's key and value signatures: from the types of its first entry when both are
+    /// one type code (`a{sv}`, `a{su}`: most dictionaries), otherwise read from libdbus, which
+    /// allocates the array's whole signature to hand it out.
+    private static func entrySignatures(of iterator: UnsafeMutablePointer<DBusMessageIter>, types: (key: Int32, value: Int32)?)
+        throws -> (DBusSignature, DBusSignature)
+    {
+        if let types, let key = singleCodeSignature(types.key), let value = singleCodeSignature(types.value) {
+            return (key, value)
+        }
+        // `a{KV}`: `{KV}` is not a signature on its own; split it into the key code and the value type.
+        let entryTypes = try arrayText(iterator).utf8.dropFirst(2).dropLast()
+        guard let keyCode = entryTypes.first else { throw DBusError.invalidArgs("Malformed dictionary") }
+        return (
+            DBusSignature(unchecked: String(decoding: CollectionOfOne(keyCode), as: UTF8.self)),
+            DBusSignature(unchecked: String(decoding: entryTypes.dropFirst(), as: UTF8.self))
+        )
+    }
+
+    /// The signature of the array under the iterator, checked to be one.
+    private static func arrayText(_ iterator: UnsafeMutablePointer<DBusMessageIter>) throws -> String {
+        let text = try signature(at: iterator)
+        guard text.hasPrefix("a") else { throw DBusError.invalidArgs("Array has signature '\(text)'") }
+        return text
+    }
+
+    /// The signature of a type that is one type code: the basic types and variants.
+    private static func singleCodeSignature(_ type: Int32) -> DBusSignature? {
+        switch type {
+        case TypeCode.byte: .byte
+        case TypeCode.boolean: .boolean
+        case TypeCode.int16: .int16
+        case TypeCode.uint16: .uint16
+        case TypeCode.int32: .int32
+        case TypeCode.uint32: .uint32
+        case TypeCode.int64: .int64
+        case TypeCode.uint64: .uint64
+        case TypeCode.double: .double
+        case TypeCode.string: .string
+        case TypeCode.objectPath: .objectPath
+        case TypeCode.signature: .signature
+        case TypeCode.unixFD: .unixFD
+        case TypeCode.variant: .variant
+        default: nil
         }
     }
 
