@@ -54,7 +54,7 @@ public struct NotificationCentre: Sendable {
     /// `Notify`: a new notification, or new content for the delivered one `call.replacesID`
     /// names. A `replaces_id` that is not delivered (any more) gets a new id, as the spec says.
     public mutating func notify(_ call: NotifyCall, sender: String?, now: ContinuousClock.Instant) -> NotifyOutcome {
-        let replaced = call.replacesID != 0 && delivered[call.replacesID]?.origin == .freedesktop
+        let replaced = call.replacesID != 0 && delivered.isFreedesktop(call.replacesID)
         let id = replaced ? call.replacesID : nextID()
         let notification = DeliveredNotification(id: id, call: call, sender: sender, now: now)
         delivered[id] = notification
@@ -86,12 +86,12 @@ public struct NotificationCentre: Sendable {
     }
 
     private mutating func evict(_ id: UInt32, announcing: Bool) {
-        let closed = announcing ? close(id, reason: .expired) : []
-        if closed.isEmpty {
-            delivered.removeValue(forKey: id)
+        if announcing, delivered.isFreedesktop(id) {
+            evictions.append(.closed(id: id, reason: .expired))
+        } else {
             silentEvictions.append(id)
         }
-        evictions += closed
+        delivered.removeValue(forKey: id)
     }
 
     /// The notifications closed to stay within the limits without a signal since the owner last
@@ -105,7 +105,8 @@ public struct NotificationCentre: Sendable {
     /// not an error (the spec asks for an empty reply), so this returns no signal then; neither does
     /// it for a notification of Relay's own API, which only its app removes (`RemoveDelivered`).
     public mutating func close(_ id: UInt32, reason: CloseReason) -> [NotificationSignal] {
-        guard delivered[id]?.origin == .freedesktop, delivered.removeValue(forKey: id) != nil else { return [] }
+        guard delivered.isFreedesktop(id) else { return [] }
+        delivered.removeValue(forKey: id)
         return [.closed(id: id, reason: reason)]
     }
 
@@ -163,7 +164,7 @@ public struct NotificationCentre: Sendable {
     mutating func nextID() -> UInt32 {
         repeat {
             lastID = lastID == .max ? 1 : lastID + 1
-        } while delivered[lastID] != nil
+        } while delivered.contains(lastID)
         return lastID
     }
 }

@@ -90,7 +90,7 @@ extension NotificationMonitor {
     /// happens to have the same id is not the server's to close. Returns whether it was there.
     @discardableResult
     private static func closeServers(_ id: UInt32, reason: CloseReason, _ centre: inout NotificationCentre) -> Bool {
-        guard centre.delivered[id]?.origin == .freedesktop else { return false }
+        guard centre.delivered.isFreedesktop(id) else { return false }
         _ = centre.close(id, reason: reason)
         return true
     }

@@ -128,7 +128,7 @@ extension NotificationServer: PhoneLinkOwner {
             var atMonitoredServer: (@Sendable () -> Void)?
             let dismissed = response.action == ResponseAction.dismissIdentifier
             if let id = centreID(answeredBy: response, mirror: mirror, state.centre) {
-                if let close = closeAtMonitoredServer.current, state.centre.delivered[id]?.origin == .freedesktop {
+                if let close = closeAtMonitoredServer.current, state.centre.delivered.isFreedesktop(id) {
                     // Monitor mode: another server owns the notification and speaks to its app.
                     // A dismissal closes it there; the specification has no way to invoke an
                     // action at another server, so the rest stops here.
