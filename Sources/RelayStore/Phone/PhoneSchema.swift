@@ -113,13 +113,35 @@ public enum PhoneSchema {
         UInt32(clamping: try Int64.fetchOne(db, sql: "SELECT value FROM centre_state WHERE name = 'last_id'") ?? 0)
     }
 
-    /// Removes notifications: one statement however many, as a round of `Notify` calls at an
-    /// app's limit pushes out one each.
+    /// Removes notifications. A round of `Notify` calls at an app's limit pushes out one each,
+    /// the app's oldest, whose ids mostly run on without a gap: each run goes with one range
+    /// statement, a walk along the table. Ids too scattered for that go with one statement
+    /// that looks each up.
     public static func deleteNotifications(_ db: Database, centreIDs: [UInt32]) throws {
-        guard !centreIDs.isEmpty else { return }
-        let list = "[" + centreIDs.map(String.init).joined(separator: ",") + "]"
-        try db.cachedStatement(sql: "DELETE FROM centre_notification WHERE centre_id IN (SELECT value FROM json_each(?))")
-            .execute(arguments: [list])
+        let runs = consecutiveRuns(centreIDs)
+        guard runs.count <= 4 else {
+            let list = "[" + centreIDs.map(String.init).joined(separator: ",") + "]"
+            try db.cachedStatement(sql: "DELETE FROM centre_notification WHERE centre_id IN (SELECT value FROM json_each(?))")
+                .execute(arguments: [list])
+            return
+        }
+        let range = try db.cachedStatement(sql: "DELETE FROM centre_notification WHERE centre_id BETWEEN ? AND ?")
+        for run in runs {
+            try range.execute(arguments: [Int64(run.lowerBound), Int64(run.upperBound)])
+        }
+    }
+
+    /// The ids as runs of consecutive ids, ascending.
+    static func consecutiveRuns(_ ids: [UInt32]) -> [ClosedRange<UInt32>] {
+        var runs: [ClosedRange<UInt32>] = []
+        for id in ids.sorted() {
+            if let last = runs.last, last.upperBound < id, id - last.upperBound <= 1 {
+                runs[runs.count - 1] = last.lowerBound...id
+            } else if runs.last?.contains(id) != true {
+                runs.append(id...id)
+            }
+        }
+        return runs
     }
 
     /// A named value of the centre's own (the last id handed out, pending requests, categories).
