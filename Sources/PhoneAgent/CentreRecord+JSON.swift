@@ -102,7 +102,7 @@ extension CentreRecord {
             json.key("userInfo")
             json.open()
             for (key, value) in userInfo {
-                json.key(key)
+                json.key(escaping: key)
                 json.string(value)
             }
             json.close()
@@ -127,14 +127,29 @@ private struct JSONBytes {
         atFirstMember = false
     }
 
-    mutating func key(_ name: String) {
-        if !atFirstMember { bytes.append(UInt8(ascii: ",")) }
-        atFirstMember = false
+    /// A member's key that is one of the record's own: a literal that needs no escaping.
+    mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// A member's key that came from outside, escaped as any string.
+    mutating func key(escaping name: String) {
+        separate()
         string(name)
         bytes.append(UInt8(ascii: ":"))
     }
 
-    mutating func nonEmpty(_ name: String, _ value: String) {
+    /// The comma before every member of an object but its first.
+    private mutating func separate() {
+        if !atFirstMember { bytes.append(UInt8(ascii: ",")) }
+        atFirstMember = false
+    }
+
+    mutating func nonEmpty(_ name: StaticString, _ value: String) {
         guard !value.isEmpty else { return }
         key(name)
         string(value)
@@ -168,8 +183,10 @@ private struct JSONBytes {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
+            // Most strings have nothing to escape: one scan, one copy.
+            guard utf8.contains(where: Self.needsEscaping) else { return bytes.append(contentsOf: utf8) }
             var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for (index, byte) in utf8.enumerated() where Self.needsEscaping(byte) {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
                 escape(byte)
                 start = index + 1
@@ -177,6 +194,10 @@ private struct JSONBytes {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private mutating func escape(_ byte: UInt8) {

@@ -11,9 +11,16 @@ extension ConnectionLoop {
             stopped = true
             return
         }
-        let message: DBusMessage
+        var message: DBusMessage
         do {
-            message = try MessageDecoder.decodeMessage(raw)
+            message = try MessageDecoder.decodeHeader(raw)
+            // A call of a method that reads its own arguments gets the message as it is.
+            if monitor == nil, message.kind == .methodCall,
+                let route = core.objects.withLock({ $0.readingRoute(message) })
+            {
+                return handleMethodCall(message, route: route, raw)
+            }
+            message.receive(arguments: try MessageDecoder.decodeArguments(of: raw))
         } catch {
             if monitor == nil, dbus_message_get_type(raw) == DBUS_MESSAGE_TYPE_METHOD_CALL {
                 let address = ReplyAddress(
@@ -30,7 +37,7 @@ extension ConnectionLoop {
         }
         switch message.kind {
         case .signal: deliverSignal(message)
-        case .methodCall: handleMethodCall(message)
+        case .methodCall: handleMethodCall(message, raw)
         // Replies whose pending call was cancelled or timed out; nobody is waiting for them.
         case .methodReturn, .error: break
         }
@@ -57,14 +64,14 @@ extension ConnectionLoop {
 
     // MARK: - Method calls
 
-    private func handleMethodCall(_ message: DBusMessage) {
+    /// Answers the call `message`, decoded from `raw`, by its `route` (found here if not given).
+    private func handleMethodCall(_ message: DBusMessage, route: CallRoute? = nil, _ raw: OpaquePointer) {
         let address = ReplyAddress(message)
         guard drainingUntil == nil else {
             sendReply(to: address, .failure(DBusError(.failed, "The service is shutting down; the call was not carried out")))
             return
         }
-        let route = core.objects.withLock { $0.route(message) }
-        switch route {
+        switch route ?? core.objects.withLock({ $0.route(message) }) {
         case .reply(let values):
             sendReply(to: address, .success(values))
         case .error(let error):
@@ -77,12 +84,25 @@ extension ConnectionLoop {
                 core.mailbox.submit { loop in loop.sendOwedReply(to: address, result) }
             }
         case .replying(let outputSignature, let call, let handler):
-            let reply = pendingReply(to: address, outputSignature: outputSignature)
-            do {
-                try handler(call, reply)
-            } catch {
-                reply.fail(error as? DBusError ?? DBusError(.failed, String(describing: error)))
+            answer(to: address, outputSignature: outputSignature) { reply in try handler(call, reply) }
+        case .reading(let outputSignature, let call, let handler):
+            answer(to: address, outputSignature: outputSignature) { reply in
+                // `raw` outlives the reader: libdbus frees it after this dispatch returns.
+                var arguments = DBusArgumentReader(message: raw)
+                try handler(call, &arguments, reply)
             }
+        }
+    }
+
+    /// Runs a handler that answers through a pending reply; what it throws is the answer if it gave none.
+    private func answer(
+        to address: ReplyAddress, outputSignature: DBusSignature, _ handler: (DBusPendingReply) throws -> Void
+    ) {
+        let reply = pendingReply(to: address, outputSignature: outputSignature)
+        do {
+            try handler(reply)
+        } catch {
+            reply.fail(error as? DBusError ?? DBusError(.failed, String(describing: error)))
         }
     }
 

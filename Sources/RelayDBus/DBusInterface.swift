@@ -50,6 +50,30 @@ public struct DBusMethod: Sendable {
         self.handler = handler
     }
 
+    /// Handles one call on the loop thread like a ``ReplyingHandler``, reading the arguments
+    /// from the reader (in the declared order and types, which the call has been checked to
+    /// have) rather than from the call, whose ``DBusMethodCall/arguments`` may be empty: a call
+    /// that reaches it straight from the bus has no decoded values. It must not block.
+    public typealias ReadingHandler = @Sendable (DBusMethodCall, inout DBusArgumentReader, DBusPendingReply) throws -> Void
+
+    /// The implementation of a method declared with `reading:`, which the connection calls with
+    /// a reader over the message itself, so the arguments are read into the handler's own types
+    /// without being decoded into ``DBusValue``s first: for methods called often.
+    public var reading: ReadingHandler?
+
+    /// Declares a method that reads its own arguments and answers through a ``DBusPendingReply``.
+    /// ``replying`` and ``handler`` run it with a reader over decoded values.
+    public init(
+        _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
+        reading: @escaping ReadingHandler
+    ) {
+        self.init(name, inputs: inputs, outputs: outputs) { call, reply in
+            var arguments = DBusArgumentReader(call.arguments)
+            try reading(call, &arguments, reply)
+        }
+        self.reading = reading
+    }
+
     /// Declares a method that answers through a ``DBusPendingReply``: for calls whose answer
     /// waits for work on another thread, which then replies itself. ``handler`` runs it with a
     /// reply that an async caller awaits.

@@ -75,6 +75,13 @@ public struct DBusMessage: Sendable, CustomStringConvertible {
     /// The signature of ``arguments``.
     public var signature: DBusSignature { receivedSignature ?? arguments.dbusSignature }
 
+    /// Fills in the arguments of a message decoded without them, keeping the signature received.
+    mutating func receive(arguments: [DBusValue]) {
+        let signature = receivedSignature
+        self.arguments = arguments
+        receivedSignature = signature
+    }
+
     /// A message as received, with the signature libdbus read from its header.
     init(received message: DBusMessage, signature: DBusSignature) {
         self = message

@@ -157,6 +157,14 @@ enum MessageEncoder {
 /// message rather than a crash.
 enum MessageDecoder {
     static func decodeMessage(_ message: OpaquePointer) throws -> DBusMessage {
+        var decoded = try decodeHeader(message)
+        decoded.receive(arguments: try decodeArguments(of: message))
+        return decoded
+    }
+
+    /// The message without its arguments, which are left for ``decodeArguments(of:)`` or a
+    /// ``DBusArgumentReader``; its ``DBusMessage/signature`` is the one received.
+    static func decodeHeader(_ message: OpaquePointer) throws -> DBusMessage {
         let kind: DBusMessage.Kind
         switch dbus_message_get_type(message) {
         case DBUS_MESSAGE_TYPE_METHOD_CALL: kind = .methodCall
@@ -178,8 +186,7 @@ enum MessageDecoder {
             interface: dbus_message_get_interface(message).map { String(cString: $0) },
             member: dbus_message_get_member(message).map { String(cString: $0) },
             errorName: dbus_message_get_error_name(message).map { String(cString: $0) },
-            noReplyExpected: dbus_message_get_no_reply(message) != 0,
-            arguments: try decodeArguments(of: message))
+            noReplyExpected: dbus_message_get_no_reply(message) != 0)
         // A pointer into the header, valid while the message is; "" for a body-less message.
         guard let signature = dbus_message_get_signature(message) else { return decoded }
         return DBusMessage(received: decoded, signature: DBusSignature(unchecked: String(cString: signature)))
@@ -205,7 +212,7 @@ enum MessageDecoder {
         return values
     }
 
-    private static func decodeValue(_ iterator: UnsafeMutablePointer<DBusMessageIter>) throws -> DBusValue {
+    static func decodeValue(_ iterator: UnsafeMutablePointer<DBusMessageIter>) throws -> DBusValue {
         let type = dbus_message_iter_get_arg_type(iterator)
         switch type {
         case TypeCode.byte: return .byte(readBasic(iterator, UInt8(0)))

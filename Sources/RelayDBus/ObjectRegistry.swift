@@ -12,12 +12,18 @@ extension DBusError.Name {
     public static let objectPathInUse: Self = "org.freedesktop.DBus.Error.ObjectPathInUse"
 }
 
-/// An interface whose declarations have been validated and indexed for dispatch.
-struct ExportedInterface: Sendable {
+/// A method as dispatch finds it: the declaration and its input and output signatures.
+struct ExportedMethod: Sendable {
+    let method: DBusMethod
+    let input: DBusSignature
+    let output: DBusSignature
+}
+
+/// An interface whose declarations have been validated and indexed for dispatch. A class, so
+/// that routing a call copies one reference rather than every table.
+final class ExportedInterface: Sendable {
     let declaration: DBusInterface
-    let methods: [String: DBusMethod]
-    let inputSignatures: [String: DBusSignature]
-    let outputSignatures: [String: DBusSignature]
+    let methods: [String: ExportedMethod]
     let properties: [String: DBusProperty]
     let propertySignatures: [String: DBusSignature]
 
@@ -29,17 +35,16 @@ struct ExportedInterface: Sendable {
         guard !StandardInterface.all.contains(declaration.name) else {
             throw DBusError.invalidArgs("\(declaration.name) is implemented by the connection itself")
         }
-        var methods: [String: DBusMethod] = [:]
-        var inputs: [String: DBusSignature] = [:]
-        var outputs: [String: DBusSignature] = [:]
+        var methods: [String: ExportedMethod] = [:]
         for method in declaration.methods {
             try DBusNames.requireMember(method.name)
             guard methods[method.name] == nil else {
                 throw DBusError.invalidArgs("Method \(declaration.name).\(method.name) is declared twice")
             }
-            methods[method.name] = method
-            inputs[method.name] = try Self.signature(of: method.inputs, in: "\(declaration.name).\(method.name)")
-            outputs[method.name] = try Self.signature(of: method.outputs, in: "\(declaration.name).\(method.name)")
+            let member = "\(declaration.name).\(method.name)"
+            methods[method.name] = ExportedMethod(
+                method: method, input: try Self.signature(of: method.inputs, in: member),
+                output: try Self.signature(of: method.outputs, in: member))
         }
         var signalNames: Set<String> = []
         for signal in declaration.signals {
@@ -65,8 +70,6 @@ struct ExportedInterface: Sendable {
         }
         self.declaration = declaration
         self.methods = methods
-        self.inputSignatures = inputs
-        self.outputSignatures = outputs
         self.properties = properties
         self.propertySignatures = propertySignatures
     }
@@ -93,6 +96,8 @@ enum CallRoute {
     case work(outputSignature: DBusSignature, @Sendable () async throws -> [DBusValue])
     /// Run the handler on the loop thread; it replies through a pending reply, now or later.
     case replying(outputSignature: DBusSignature, DBusMethodCall, DBusMethod.ReplyingHandler)
+    /// Run the handler on the loop thread with a reader over the message; it replies like `replying`.
+    case reading(outputSignature: DBusSignature, DBusMethodCall, DBusMethod.ReadingHandler)
 }
 
 /// The objects exported on one connection, keyed by object path.
@@ -168,19 +173,34 @@ struct ObjectRegistry: Sendable {
             candidates = interfaces
         }
         guard let interface = candidates.first(where: { $0.methods[member] != nil }),
-            let method = interface.methods[member], let input = interface.inputSignatures[member],
-            let output = interface.outputSignatures[member]
+            let exported = interface.methods[member]
         else {
             return .error(DBusError(
                 .unknownMethod,
                 "No such method '\(member)' in interface '\(interfaceName ?? "")' at object path '\(path)' "
                     + "(signature '\(signature)')"))
         }
-        guard signature == input else { return .error(invalidArguments(signature, expected: input, member)) }
+        guard signature == exported.input else {
+            return .error(invalidArguments(signature, expected: exported.input, member))
+        }
         let call = DBusMethodCall(message: message, interface: interface.name)
-        if let replying = method.replying { return .replying(outputSignature: output, call, replying) }
-        let handler = method.handler
-        return .work(outputSignature: output) { try await handler(call) }
+        if let replying = exported.method.replying { return .replying(outputSignature: exported.output, call, replying) }
+        let handler = exported.method.handler
+        return .work(outputSignature: exported.output) { try await handler(call) }
+    }
+
+    /// The route of `message`, decoded without its arguments, when it calls a method that reads
+    /// them itself (``DBusMethod/reading``) with the signature that method declares: nothing
+    /// needs the arguments decoded then. `nil` for every other call, which ``route(_:)`` takes
+    /// once they are. (No exported interface has a standard interface's name, so calls of
+    /// those, and calls that name no interface, are all left to ``route(_:)``.)
+    func readingRoute(_ message: DBusMessage) -> CallRoute? {
+        guard let interfaceName = message.interface, let member = message.member,
+            let interface = objects[message.path ?? .root]?.first(where: { $0.name == interfaceName }),
+            let exported = interface.methods[member], let reading = exported.method.reading,
+            message.signature == exported.input
+        else { return nil }
+        return .reading(outputSignature: exported.output, DBusMethodCall(message: message, interface: interfaceName), reading)
     }
 
     // MARK: org.freedesktop.DBus.Properties

@@ -61,27 +61,38 @@ public struct NotifyCall: Sendable, Hashable {
         notes = hints.notes
     }
 
-    /// Reads the arguments of a `Notify` call. Wrong types are an error (the caller gets
-    /// `InvalidArgs`); oversized values are clamped with a note.
+    /// Reads the arguments of a `Notify` call from decoded values. Wrong types are an error (the
+    /// caller gets `InvalidArgs`); oversized values are clamped with a note.
     public init(arguments: [DBusValue]) throws(DBusError) {
-        guard arguments.count == 8,
-            case .string(let appName) = arguments[0], case .uint32(let replacesID) = arguments[1],
-            case .string(let appIcon) = arguments[2], case .string(let summary) = arguments[3],
-            case .string(let body) = arguments[4], case .array(_, let actionValues) = arguments[5],
-            case .dictionary(_, _, let hintEntries) = arguments[6], case .int32(let timeout) = arguments[7]
-        else {
-            throw DBusError(
-                .invalidArgs,
-                "Notify takes (\(Self.signature)), got (\(arguments.map(\.signature.rawValue).joined()))")
+        var reader = DBusArgumentReader(arguments)
+        try self.init(reading: &reader)
+    }
+
+    /// Reads the arguments of a `Notify` call, as a server reads them from the message. Wrong
+    /// types are an error (the caller gets `InvalidArgs`); oversized values are clamped with a note.
+    public init(reading arguments: inout DBusArgumentReader) throws(DBusError) {
+        let appName: String, replacesID: UInt32, appIcon: String, summary: String, body: String, timeout: Int32
+        var strings: [String] = []
+        var hints: [String: DBusValue] = [:]
+        do throws(DBusError) {
+            appName = try arguments.read(String.self)
+            replacesID = try arguments.read(UInt32.self)
+            appIcon = try arguments.read(String.self)
+            summary = try arguments.read(String.self)
+            body = try arguments.read(String.self)
+            try arguments.readArray { elements throws(DBusError) in
+                while !elements.isAtEnd { strings.append(try elements.read(String.self)) }
+            }
+            try arguments.readDictionary { entry throws(DBusError) in
+                let key = try entry.read(String.self)
+                hints[key] = try entry.readValue()
+            }
+            timeout = try arguments.read(Int32.self)
+            guard arguments.isAtEnd else { throw DBusError(.invalidArgs, "there are more than 8 arguments") }
+        } catch {
+            throw DBusError(.invalidArgs, "Notify takes (\(Self.signature)): \(error.message)")
         }
         var notes: [String] = []
-        var strings: [String] = []
-        for value in actionValues {
-            guard case .string(let text) = value else {
-                throw DBusError(.invalidArgs, "Notify's actions must be strings")
-            }
-            strings.append(text)
-        }
         if strings.count % 2 != 0 {
             notes.append("actions: an odd number of strings; the last key has no label and was dropped")
             strings.removeLast()
@@ -90,10 +101,6 @@ public struct NotifyCall: Sendable, Hashable {
         if actions.count > Self.maximumActions {
             notes.append("actions: \(actions.count) sent, the first \(Self.maximumActions) kept")
             actions = Array(actions.prefix(Self.maximumActions))
-        }
-        var hints: [String: DBusValue] = [:]
-        for entry in hintEntries {
-            if case .string(let key) = entry.key { hints[key] = entry.value }
         }
         self.appName = Self.clamp(appName, "app_name", ModelLimits.titleBytes, &notes)
         self.replacesID = replacesID

@@ -136,8 +136,9 @@ final class NotificationServer: Sendable {
                         .init("app_name", "s"), .init("replaces_id", "u"), .init("app_icon", "s"), .init("summary", "s"),
                         .init("body", "s"), .init("actions", "as"), .init("hints", "a{sv}"), .init("expire_timeout", "i"),
                     ],
-                    outputs: [.init("id", "u")]
-                ) { [self] call, reply in try notify(call, reply) },
+                    outputs: [.init("id", "u")],
+                    reading: { [self] call, arguments, reply in try notify(call, &arguments, reply) }
+                ),
                 DBusMethod("CloseNotification", inputs: [.init("id", "u")]) { [self] call, reply in
                     let id = try call.arguments.decode(0, as: UInt32.self)
                     // Behind the sender's Notify calls still taking in an image, as it sent them.
@@ -168,8 +169,10 @@ final class NotificationServer: Sendable {
     /// Answers only once the notification is on disk: the committer's thread gives the reply
     /// right after the commit (no task waits for it), and nothing holds the lock meanwhile, so
     /// the commits of calls that arrive together are shared. Runs on the D-Bus loop thread.
-    private func notify(_ message: DBusMethodCall, _ reply: DBusPendingReply) throws(DBusError) {
-        let call = try NotifyCall(arguments: message.arguments)
+    private func notify(_ message: DBusMethodCall, _ arguments: inout DBusArgumentReader, _ reply: DBusPendingReply)
+        throws(DBusError)
+    {
+        let call = try NotifyCall(reading: &arguments)
         let sender = message.sender
         guard let images else { return deliver(call, from: sender, reply) }
         // Images are read and reduced before the lock, and off this thread.
