@@ -30,4 +30,30 @@ import Testing
         let left = try database.read { db in try PhoneSchema.loadNotifications(db).map(\.centreID) }
         #expect(left == all.filter { !doomed.contains($0) })
     }
+
+    /// A database from before v4 keeps its rows; afterwards any number of rows may have no
+    /// key, and an assigned key is still refused a second time.
+    @Test func keysStayUniqueWhereAssignedAcrossTheMigration() throws {
+        let folder = try RelayDatabaseTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let queue = try DatabaseQueue(path: folder + "/phone.sqlite")
+        try PhoneSchema.migrations.migrate(queue, upTo: "v3 signal outbox")
+        try queue.write { db in
+            try PhoneSchema.save(db, [
+                .init(centreID: 1, key: 10, revision: 2, record: Data([1])),
+                .init(centreID: 2, key: nil, revision: 0, record: Data([2])),
+            ])
+        }
+        try PhoneSchema.migrations.migrate(queue)
+        try queue.write { db in
+            let rows = try PhoneSchema.loadNotifications(db)
+            #expect(rows.map(\.centreID) == [1, 2])
+            #expect(rows.map(\.key) == [10, nil])
+            #expect(rows.map(\.revision) == [2, 0])
+            try PhoneSchema.save(db, [.init(centreID: 3, key: nil, revision: 0, record: Data([3]))])
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "UPDATE centre_notification SET key = 10 WHERE centre_id = 3")
+            }
+        }
+    }
 }

@@ -33,6 +33,26 @@ public enum PhoneSchema {
         migrator.registerMigration("v3 signal outbox") { db in
             try SignalOutboxTable.create(db)
         }
+        migrator.registerMigration("v4 centre keys indexed only when assigned") { db in
+            // A notification has a wire key only once it is mirrored: until a wearable is
+            // paired, every row's is NULL, and a plain UNIQUE column still indexed each one,
+            // which every Notify (an insert) and every notification pushed out (a delete)
+            // paid for. Keys stay unique where they exist.
+            try db.execute(
+                sql: """
+                    CREATE TABLE centre_notification_v4 (
+                        centre_id INTEGER PRIMARY KEY,
+                        key INTEGER,
+                        revision INTEGER NOT NULL,
+                        record BLOB NOT NULL
+                    );
+                    INSERT INTO centre_notification_v4 (centre_id, key, revision, record)
+                        SELECT centre_id, key, revision, record FROM centre_notification;
+                    DROP TABLE centre_notification;
+                    ALTER TABLE centre_notification_v4 RENAME TO centre_notification;
+                    CREATE UNIQUE INDEX centre_notification_key ON centre_notification (key) WHERE key IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 
