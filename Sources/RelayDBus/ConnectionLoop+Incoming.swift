@@ -15,14 +15,14 @@ extension ConnectionLoop {
         do {
             message = try MessageDecoder.decodeHeader(raw)
             // A call of a method that reads its own arguments gets the message as it is.
-            if monitor == nil, message.kind == .methodCall,
+            if !isMonitor, message.kind == .methodCall,
                 let route = core.objects.withLock({ $0.readingRoute(message) })
             {
                 return handleMethodCall(message, route: route, raw)
             }
             message.receive(arguments: try MessageDecoder.decodeArguments(of: raw))
         } catch {
-            if monitor == nil, dbus_message_get_type(raw) == DBUS_MESSAGE_TYPE_METHOD_CALL {
+            if !isMonitor, dbus_message_get_type(raw) == DBUS_MESSAGE_TYPE_METHOD_CALL {
                 let address = ReplyAddress(
                     serial: dbus_message_get_serial(raw),
                     sender: dbus_message_get_sender(raw).map { String(cString: $0) },
@@ -155,7 +155,7 @@ extension ConnectionLoop {
 
     /// Sends a method return or error reply, unless the caller asked for none.
     func sendReply(to address: ReplyAddress, _ result: Result<[DBusValue], DBusError>) {
-        guard !address.noReplyExpected, !stopped, monitor == nil else { return }
+        guard !address.noReplyExpected, !stopped, !isMonitor else { return }
         switch result {
         case .success(let values):
             do {
@@ -174,7 +174,7 @@ extension ConnectionLoop {
     /// Queues a message for sending. libdbus writes it as soon as the socket accepts it.
     func send(_ message: OutgoingMessage) throws {
         guard !stopped else { throw DBusError.connectionClosed }
-        guard monitor == nil else { throw DBusError(.notSupported, "A monitor connection cannot send messages") }
+        guard !isMonitor else { throw DBusError(.notSupported, "A monitor connection cannot send messages") }
         guard !message.containsUnixFDs || dbus_connection_can_send_type(connection, TypeCode.unixFD) != 0 else {
             throw DBusError(.notSupported, "This connection cannot pass file descriptors")
         }

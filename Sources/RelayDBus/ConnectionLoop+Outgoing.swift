@@ -15,7 +15,7 @@ extension ConnectionLoop {
     ) {
         if cancellation?.isCancelled == true { return completion(.failure(CancellationError())) }
         guard !stopped else { return completion(.failure(DBusError.connectionClosed)) }
-        guard monitor == nil else {
+        guard !isMonitor else {
             return completion(.failure(DBusError(.notSupported, "A monitor connection cannot send messages")))
         }
         let message: OutgoingMessage
@@ -99,7 +99,7 @@ extension ConnectionLoop {
 
     /// Calls a bus method without waiting for (or receiving) a reply.
     func callBusWithoutReply(_ method: String, _ arguments: [DBusValue]) {
-        guard !stopped, monitor == nil,
+        guard !stopped, !isMonitor,
             var request = try? MethodCallRequest(
                 destination: DBusMatchRule.busName, path: DBusMatchRule.busPath, interface: DBusMatchRule.busName,
                 method: method, arguments: arguments)
@@ -120,7 +120,7 @@ extension ConnectionLoop {
             continuation.finish()
             return completion(.failure(DBusError.connectionClosed))
         }
-        guard monitor == nil else {
+        guard !isMonitor else {
             continuation.finish()
             return completion(.failure(DBusError(.notSupported, "A monitor connection cannot subscribe to signals")))
         }

@@ -31,7 +31,12 @@ final class ConnectionLoop {
     var trackedNames: [String: TrackedName] = [:]
 
     /// Set once `BecomeMonitor` succeeded: every message goes here and nothing is ever sent again.
-    var monitor: AsyncStream<DBusMessage>.Continuation?
+    var monitor: AsyncStream<DBusMessage>.Continuation? {
+        didSet { isMonitor = monitor != nil }
+    }
+    /// Whether ``monitor`` is set: asked for every message, where comparing the optional
+    /// continuation itself would copy it each time.
+    private(set) var isMonitor = false
 
     /// Set when the `Disconnected` message has been dispatched; the loop then exits.
     var stopped = false

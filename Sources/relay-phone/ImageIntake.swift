@@ -43,6 +43,10 @@ final class ImageIntake: Sendable {
         refuse: @escaping @Sendable () -> Void
     ) {
         let hasImage = call.hints.imageData != nil || !(call.hints.imagePath ?? "").isEmpty
+        // Most calls: no image and nothing of the sender's waiting, so delivered here without a
+        // closure to carry the call (only this thread queues, so the sender's calls can only
+        // have finished meanwhile).
+        guard hasImage || waiting.withLock({ $0.calls[sender] != nil }) else { return deliver(call) }
         let bytes = call.hints.imageData?.data.count ?? 0
         enqueue(from: sender, bytes: bytes, always: hasImage, refuse: refuse) { [ingest] in
             deliver(hasImage ? ingest.takeImages(of: call) : call)
