@@ -277,7 +277,8 @@ let package = Package(
         .testTarget(
             name: "AgentLinkTests",
             dependencies: [
-                "PhoneAgent", "WearableAgent", "RelayTestSupport", "RelayDisplay", .product(name: "Logging", package: "swift-log"),
+                "PhoneAgent", "WearableAgent", "RelayLinkRuntime", "RelayTestSupport", "RelayDisplay",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "RelaySystemTests", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
@@ -305,7 +306,7 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(name: "RelayWireTests", dependencies: ["RelayWire", "RelayExamples", "RelayTestSupport"], swiftSettings: strictSwift),
         .target(
-            name: "RelayTestSupport", dependencies: ["RelayCore", "RelayLink", "RelayTransport", "RelayDBus"],
+            name: "RelayTestSupport", dependencies: ["RelayCore", "RelayLink", "RelayLinkRuntime", "RelayTransport", "RelayDBus"],
             path: "Tests/RelayTestSupport", swiftSettings: strictSwift),
         .testTarget(
             name: "RelayTransportTests", dependencies: ["RelayTransport", "RelayLink", "RelaySystem", "RelayTestSupport"],

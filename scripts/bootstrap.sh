@@ -19,6 +19,7 @@ packages=(
   libnotify-bin       # notify-send, an independent D-Bus client
   python3-dbusmock    # logind and BlueZ stand-ins on a private bus
   protobuf-compiler   # protoc, to regenerate the wire schema's Swift code
+  stress-ng           # keeps the cores busy for the flake check (scripts/flake-check.sh)
 )
 
 if ! command -v swift >/dev/null 2>&1; then

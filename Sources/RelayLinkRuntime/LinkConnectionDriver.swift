@@ -44,21 +44,21 @@ public struct LinkConnectionDriver: Sendable {
     let hello: Relay_V1_Hello
     let delegate: any LinkDelegate
     let logger: Logger
-    let heartbeat: Duration
-    let timeout: Duration
+    let timeouts: LinkTimeouts
+    let clock: any LinkClock
 
-    /// Creates a driver; `heartbeat` and `timeout` set the dead-link detection.
+    /// Creates a driver that keeps `timeouts` on `clock`.
     public init(
         role: Role, localKey: StaticKeyPair, hello: Relay_V1_Hello, delegate: any LinkDelegate, logger: Logger,
-        heartbeat: Duration = .seconds(5), timeout: Duration = .seconds(15)
+        timeouts: LinkTimeouts = .standard, clock: any LinkClock = SystemLinkClock()
     ) {
         self.role = role
         self.localKey = localKey
         self.hello = hello
         self.delegate = delegate
         self.logger = logger
-        self.heartbeat = heartbeat
-        self.timeout = timeout
+        self.timeouts = timeouts
+        self.clock = clock
     }
 
     /// Runs the connection until it ends; `commands` carries the owner's requests.
@@ -105,16 +105,15 @@ public struct LinkConnectionDriver: Sendable {
                     sink.yield(.endOfStream)
                 }
             }
-            group.addTask { [heartbeat, timeout] in
-                // Ticks drive heartbeats and the dead-link timeout; a fifth of the ping
-                // interval keeps detection within a second of the configured timeout.
+            group.addTask { [timeouts, clock] in
+                // Ticks drive heartbeats and the handshake's and the session's deadlines.
                 while true {
-                    try await Task.sleep(for: heartbeat / 5)
+                    try await clock.sleep(until: clock.now + timeouts.tick)
                     sink.yield(.tick)
                     // The loop sees no tick while a write of its waits: that one is watched here.
                     guard writes.isWriting else { continue }
                     let waiting = await writer.waitingBytes()
-                    if writes.givesUp(after: timeout, waiting: waiting, now: .now) { writer.abort() }
+                    if writes.givesUp(after: timeouts.writeStall, waiting: waiting, now: clock.now) { writer.abort() }
                 }
             }
             group.addTask {

@@ -24,7 +24,8 @@ struct LinkEventLoop {
         case .initiator(let intent): handshake = LinkHandshake(initiating: intent, localKey: driver.localKey)
         case .responder(let acceptance): handshake = LinkHandshake(responding: acceptance, localKey: driver.localKey)
         }
-        let started = ContinuousClock.now
+        let clock = driver.clock
+        let started = clock.now
         try await write(Self.frames(handshake.start()))
         var early: [LinkConnectionDriver.Command] = []
         var leftovers: [Data] = []
@@ -47,8 +48,8 @@ struct LinkEventLoop {
             case .command(let command): early.append(command)
             case .tick:
                 // A peer that stops in the middle of the handshake is as dead as a silent session.
-                let waited = ContinuousClock.now - started
-                if waited >= driver.timeout { return .failed(.peerSilent(seconds: Self.seconds(waited))) }
+                let waited = clock.now - started
+                if waited >= driver.timeouts.handshake { return .failed(.peerSilent(seconds: Self.seconds(waited))) }
             case .chunkWritten: continue
             }
         }
@@ -63,7 +64,7 @@ struct LinkEventLoop {
         }
         var session = LinkSession(
             link: link, hello: driver.hello, logs: logs,
-            liveness: LivenessMonitor(interval: driver.heartbeat, timeout: driver.timeout, now: .now))
+            liveness: LivenessMonitor(interval: driver.timeouts.heartbeat, timeout: driver.timeouts.silence, now: clock.now))
         var state = SessionState(identity: identity)
         let opening = try await carryOut(session.start(), session: &session, state: &state)
         try await write(opening.frames)
@@ -82,7 +83,7 @@ struct LinkEventLoop {
     /// without bound: a peer that waits for its own write to us to go through before it reads
     /// would otherwise wait for ever on us, and we on it.
     private func write(_ frames: [Data]) async throws {
-        try await credits.unboundedWhile { try await writes.timing(from: .now) { try await writer.write(frames) } }
+        try await credits.unboundedWhile { try await writes.timing(from: driver.clock.now) { try await writer.write(frames) } }
     }
 
     /// The next event. Taking it means the one before is handled: a batch of frames gives its
@@ -116,7 +117,7 @@ struct LinkEventLoop {
         case .frames(let batch):
             // Frame by frame: an entry must be applied before the next one is looked at.
             for frame in batch {
-                let result = try await carryOut(session.receive(frame, at: .now), session: &session, state: &state)
+                let result = try await carryOut(session.receive(frame, at: driver.clock.now), session: &session, state: &state)
                 frames += result.frames
                 if let outcome = result.outcome { return try await finish(frames, outcome, &state) }
             }
@@ -131,7 +132,7 @@ struct LinkEventLoop {
         case .readFailed(let error):
             return .failed(.framing(error))
         case .tick:
-            let result = try await carryOut(session.tick(at: .now), session: &session, state: &state)
+            let result = try await carryOut(session.tick(at: driver.clock.now), session: &session, state: &state)
             if let outcome = result.outcome { return try await finish(result.frames, outcome, &state) }
             frames = result.frames
         case .command(.append(let seq, let body)):

@@ -11,6 +11,13 @@ final class ReadCredits: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
         /// Writes under way (`unboundedWhile`): no limit meanwhile.
         var writes = 0
+
+        /// Takes a credit if one may be taken now.
+        mutating func takeIfAvailable() -> Bool {
+            guard available > 0 || writes > 0 && available > -ReadCredits.writingAllowance else { return false }
+            available -= 1
+            return true
+        }
     }
 
     private let state: Mutex<State>
@@ -31,11 +38,7 @@ final class ReadCredits: Sendable {
                 let ready = state.withLock { state -> Bool in
                     // Checked under the lock that `onCancel` takes: a cancellation either
                     // shows here or finds the waiter below.
-                    if Task.isCancelled { return true }
-                    if state.available > 0 || state.writes > 0 && state.available > -Self.writingAllowance {
-                        state.available -= 1
-                        return true
-                    }
+                    if Task.isCancelled || state.takeIfAvailable() { return true }
                     state.waiter = continuation
                     return false
                 }
@@ -48,6 +51,11 @@ final class ReadCredits: Sendable {
             }
             waiter?.resume()
         }
+    }
+
+    /// Takes a credit if one is free now, without waiting; whether it did.
+    func tryTake() -> Bool {
+        state.withLock { $0.takeIfAvailable() }
     }
 
     /// Runs `body` (a write) with the limit lifted, up to `writingAllowance` batches: two agents

@@ -28,12 +28,14 @@ extension WearableLink {
             $0.pairing = PairingSession(exchange: exchange, remoteKey: link.remoteStaticKey, handshake: link.handshakeHash)
         }
         let timeout = configuration.pairingTimeout
+        let clock = configuration.linkClock
         let handshake = link.handshakeHash
+        let started = clock.now
         Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+            try? await clock.sleep(until: started + timeout)
             guard self?.givePairingUp(handshake, after: timeout, finally: false) == false else { return }
             // The user answered in time: the phone has as long again to answer too.
-            try? await Task.sleep(for: timeout)
+            try? await clock.sleep(until: started + timeout * 2)
             _ = self?.givePairingUp(handshake, after: timeout * 2, finally: true)
         }
         carryOut(steps)

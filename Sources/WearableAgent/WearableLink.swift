@@ -2,7 +2,7 @@ public import Foundation
 public import RelayCore
 public import Logging
 import RelayLink
-import RelayLinkRuntime
+public import RelayLinkRuntime
 public import RelayStore
 public import RelayTransport
 public import RelayWire
@@ -60,14 +60,17 @@ public final class WearableLink: Sendable {
         /// How long a pairing may wait for both users' answers before it is given up: an
         /// unpaired wearable takes one pairing at a time, which nobody may hold for ever.
         public var pairingTimeout: Duration
+        /// The monotonic clock the link's deadlines and the pairing's timeout run on.
+        public var linkClock: any LinkClock
 
         /// Creates a configuration.
         public init(
             deviceName: String, capabilities: Relay_V1_Capabilities, heartbeat: Duration = .seconds(5),
             timeout: Duration = .seconds(15), offlineAlertWindow: TimeInterval = 0, clock: any WearableClock = SystemClock(),
-            pairingTimeout: Duration = .seconds(120)
+            pairingTimeout: Duration = .seconds(120), linkClock: any LinkClock = SystemLinkClock()
         ) {
             self.pairingTimeout = pairingTimeout
+            self.linkClock = linkClock
             self.deviceName = deviceName
             self.capabilities = capabilities
             self.heartbeat = heartbeat
@@ -221,7 +224,7 @@ public final class WearableLink: Sendable {
         let driver = LinkConnectionDriver(
             role: .responder(acceptance), localKey: localKey, hello: hello,
             delegate: WearableSessionDelegate(link: self, connection: id), logger: logger,
-            heartbeat: configuration.heartbeat, timeout: configuration.timeout)
+            timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout), clock: configuration.linkClock)
         let outcome = await driver.run(connection, commands: commands)
         let wasCurrent = state.withLock { state -> Bool in
             state.connections.removeValue(forKey: id)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PhoneAgent
 import RelayCore
+import RelayLinkRuntime
 import RelayStore
 import RelayTestSupport
 import RelayTransport
@@ -27,7 +28,8 @@ final class AgentLinkHarness: Sendable {
     private init(
         name: String, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
         clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
-        logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum, pairingTimeout: Duration = .seconds(120)
+        logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum, pairingTimeout: Duration = .seconds(120),
+        linkClock: any LinkClock = SystemLinkClock()
     ) throws {
         folder = NSTemporaryDirectory() + "relay-agentlink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -42,7 +44,7 @@ final class AgentLinkHarness: Sendable {
             directory: StateDirectory(path: folder + "/wearable"),
             configuration: WearableLink.Configuration(
                 deviceName: "Test Wearable", capabilities: capabilities, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow,
-                clock: clock, pairingTimeout: pairingTimeout),
+                clock: clock, pairingTimeout: pairingTimeout, linkClock: linkClock),
             logger: logger, present: { screen.append($0) })
         phone = try PhoneLink(
             directory: StateDirectory(path: folder + "/phone"),
@@ -134,11 +136,12 @@ final class AgentLinkHarness: Sendable {
         name: String = #function, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
         clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
         logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum, pairingTimeout: Duration = .seconds(120),
+        linkClock: any LinkClock = SystemLinkClock(),
         _ body: (AgentLinkHarness) async throws -> Result
     ) async throws -> Result {
         let harness = try AgentLinkHarness(
             name: name, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow, clock: clock, maxAttachmentBytes: maxAttachmentBytes,
-            logCompactionMinimum: logCompactionMinimum, pairingTimeout: pairingTimeout)
+            logCompactionMinimum: logCompactionMinimum, pairingTimeout: pairingTimeout, linkClock: linkClock)
         do {
             let result = try await body(harness)
             await harness.stop()

@@ -4,6 +4,7 @@ import PhoneAgent
 import RelayLink
 import RelayLinkRuntime
 import RelayStore
+import RelayTestSupport
 import RelayTransport
 import RelayWire
 import Testing
@@ -117,12 +118,14 @@ struct PairingTakeoverTests {
 struct PairingTimeoutTests {
     @Test("the wearable gives it up after its time, and the next pairing can take the screen")
     func anUnansweredPairingEndsAndFreesTheWearable() async throws {
-        try await AgentLinkHarness.with(pairingTimeout: .seconds(2)) { harness in
+        let clock = ManualLinkClock()
+        try await AgentLinkHarness.with(pairingTimeout: Self.timeout, linkClock: clock) { harness in
             await harness.start()
             _ = try await harness.phone.beginPairing()
             #expect(await harness.screen.wait(until: { $0.contains { if case .pairingCode = $0 { true } else { false } } }))
             let shown = Self.afterCode(harness.screen.elements)
-            // Nobody presses anything: the wearable leaves the code screen by itself.
+            // Nobody presses anything: once its time is up, the wearable leaves the code screen by itself.
+            clock.advance(by: Self.timeout)
             #expect(await harness.screen.wait { $0.dropFirst(shown).contains(.pairingFinished) })
             #expect(!harness.wearable.isPairing)
             #expect(harness.wearable.status.partnerFingerprint == nil)
@@ -137,9 +140,10 @@ struct PairingTimeoutTests {
 
     @Test("answered on the wearable but never on the phone, it ends after the phone's time too")
     func aPairingTheUserAnsweredStillEnds() async throws {
-        // Long enough for the answer to come before the first timeout on a busy machine: the
-        // test is about what happens after it.
-        try await AgentLinkHarness.with(pairingTimeout: .seconds(3)) { harness in
+        // The wearable's time moves only when the test moves it: the answer comes before the
+        // first timeout however busy the machine is, and the test is about what happens after it.
+        let clock = ManualLinkClock()
+        try await AgentLinkHarness.with(pairingTimeout: Self.timeout, linkClock: clock) { harness in
             await harness.start()
             _ = try await harness.phone.beginPairing()
             #expect(await harness.screen.wait(until: { $0.contains { if case .pairingCode = $0 { true } else { false } } }))
@@ -147,12 +151,18 @@ struct PairingTimeoutTests {
             let shown = Self.afterCode(harness.screen.elements)
             harness.wearable.confirmPairing(true, code: code)
             try #require(harness.wearable.isPairing, "the pairing ended before the wearable's user answered")
-            // The phone's user never answers.
+            // The phone's user never answers, through the first timeout and the second.
+            clock.advance(by: Self.timeout)
+            clock.advance(by: Self.timeout)
             #expect(await harness.screen.wait { $0.dropFirst(shown).contains(.pairingFinished) })
             #expect(!harness.wearable.isPairing)
             #expect(harness.wearable.status.partnerFingerprint == nil)
         }
     }
+
+    /// The wearable's pairing timeout, on its manual clock: both timeouts together stay under the
+    /// link's heartbeat (5 s), so moving time through them changes nothing else on the link.
+    static let timeout = Duration.seconds(2)
 
     /// Where the screen's events after the (last) pairing code begin: what came after it counts
     /// even if it came before the test looked (the wearable's timer runs meanwhile).

@@ -99,7 +99,7 @@ import Testing
                 let start = await next(&announced) { announcement($0).0 == "StartDiscovery" }
                 #expect(start.map { announcement($0).1 } == ["/org/bluez/hci0", RelayService.uuid])
                 let address = try #require(BluetoothAddress(Self.wearableAddress.lowercased()))
-                let byAddress = try await discovery.find(.address(address), timeout: .seconds(1))
+                let byAddress = try await discovery.find(.address(address), timeout: .seconds(20))
                 #expect(byAddress.path == found.path)
             }
         }

@@ -42,9 +42,10 @@ import Testing
     @Test func aPeerSendingFasterThanTheOwnerHandlesIsHeldBackByTheSocket() async throws {
         let (peerEnd, wearableEnd) = try await connectedPair()
         let owner = StalledOwner()
+        // Time stands still: no deadline can end the connection while the flood is held back.
         let wearable = LinkConnectionDriver(
             role: .responder(.init(pairable: false, partnerKey: phoneKey.publicKey)), localKey: wearableKey,
-            hello: .with { $0.role = .wearable }, delegate: owner, logger: LogRecorder().logger)
+            hello: .with { $0.role = .wearable }, delegate: owner, logger: LogRecorder().logger, clock: ManualLinkClock())
         let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
         async let outcome = wearable.run(wearableEnd, commands: idle)
         let phoneKey = phoneKey, wearableKey = wearableKey
@@ -100,14 +101,21 @@ import Testing
         }
     }
 
-    @Test func aPeerThatStopsReadingIsGivenUpOnAfterTheTimeout() async throws {
+    /// Time moves only when the test moves it, and only the write-stall deadline is short: the
+    /// handshake and the hello cannot race it however slowly a loaded machine runs the peer, and
+    /// a silent session cannot be what ends the connection.
+    static let onlyTheWriteStall = LinkTimeouts(
+        heartbeat: .seconds(5), handshake: .seconds(365 * 86_400), silence: .seconds(365 * 86_400), writeStall: .seconds(2))
+
+    @Test func aPeerThatStopsReadingIsGivenUpOnAfterTheWriteStallDeadline() async throws {
         let (peerEnd, wearableEnd) = try await connectedPair(socketBuffer: 16_384)
         let store = MemoryDelegate(epoch: 2, expecting: 0)
         let logs = LogRecorder()
+        let clock = ManualLinkClock()
         let wearable = LinkConnectionDriver(
             role: .responder(.init(pairable: false, partnerKey: phoneKey.publicKey)), localKey: wearableKey,
             hello: .with { $0.role = .wearable }, delegate: store, logger: logs.logger,
-            heartbeat: .milliseconds(200), timeout: .seconds(2))
+            timeouts: Self.onlyTheWriteStall, clock: clock)
         // A window of large entries: more than the socket and NIO take in, so the writes wait.
         let (commands, send) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
         let title = String(repeating: "x", count: 12_000)
@@ -127,19 +135,26 @@ import Testing
             guard let hello = try await BadInputTests.handshake(as: phoneKey, with: wearableKey, reader: &reader, writer: writer)
             else { return nil }
             try await writer.write([hello])
-            // Reads nothing more, and keeps its end open until the wearable gives up (or, without
-            // a watch on its writes, until this bound; the end closing then frees its write).
-            return await within(.seconds(20)) {
-                var iterator = ended.makeAsyncIterator()
-                return await iterator.next()
-            } ?? nil
+            // Reads nothing more, and keeps its end open while time moves on, one tick at a time,
+            // each step taken once the wearable's ticker has looked at the one before.
+            let ticking = Task {
+                while !Task.isCancelled {
+                    await clock.someoneSleeps()
+                    clock.advance(by: Self.onlyTheWriteStall.writeStall / 5)
+                }
+            }
+            defer { ticking.cancel() }
+            var iterator = ended.makeAsyncIterator()
+            return await iterator.next()
         }
         await running.value
-        guard case .failed(.peerNotReading)? = outcome else {
+        guard case .failed(.peerNotReading(let seconds))? = outcome else {
             Issue.record("the wearable did not give up on a peer that stopped reading: \(String(describing: outcome))")
             return
         }
+        // Given up at the first look past the deadline: time moves in fifths of it.
+        #expect(seconds > 2 && seconds <= 2.4 + 1e-9, "given up after \(seconds) s")
         let lines = logs.lines.withLock { $0 }
-        #expect(lines.contains { $0.contains("the peer took nothing we sent") })
+        #expect(lines.contains { $0.contains("the peer took nothing we sent for \(seconds) s") }, "\(lines)")
     }
 }

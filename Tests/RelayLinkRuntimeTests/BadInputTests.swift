@@ -53,8 +53,9 @@ import Testing
             hello: .with { $0.role = .wearable }, delegate: MemoryDelegate(epoch: 2, expecting: 0), logger: logs.logger,
             // Only the stalled handshake should ever reach the timeout; the others must fail
             // for their own reason however slow a loaded machine is.
-            heartbeat: misbehaviour == .stalledHandshake ? .milliseconds(50) : .seconds(5),
-            timeout: misbehaviour == .stalledHandshake ? .milliseconds(300) : .seconds(30))
+            timeouts: misbehaviour == .stalledHandshake
+                ? LinkTimeouts(heartbeat: .seconds(5), handshake: .milliseconds(300), silence: .seconds(30), writeStall: .seconds(30))
+                : LinkTimeouts(heartbeat: .seconds(5), timeout: .seconds(30)))
         let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
         async let outcome = wearable.run(wearableEnd, commands: idle)
         let phoneKey = phoneKey, wearableKey = wearableKey

@@ -168,7 +168,10 @@ func connectedPair(socketBuffer: Int32? = nil) async throws -> (FramedConnection
         let wearable = LinkConnectionDriver(
             role: .responder(.init(pairable: false, partnerKey: phoneKey.publicKey)), localKey: wearableKey,
             hello: .with { $0.role = .wearable }, delegate: MemoryDelegate(epoch: 2, expecting: 0), logger: logs.logger,
-            heartbeat: .milliseconds(50), timeout: .milliseconds(250))
+            // Only the session's silence is short: a handshake slowed by a loaded machine must not
+            // end the connection in its place.
+            timeouts: LinkTimeouts(
+                heartbeat: .milliseconds(50), handshake: .seconds(30), silence: .milliseconds(250), writeStall: .seconds(30)))
         let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
         async let outcome = wearable.run(wearableEnd, commands: idle)
         // The phone completes the handshake, then never answers again.

@@ -36,7 +36,7 @@ extension PhoneLink {
         }
         let driver = LinkConnectionDriver(
             role: .initiator(.pair), localKey: localKey, hello: hello, delegate: pairing, logger: logger,
-            heartbeat: configuration.heartbeat, timeout: configuration.timeout)
+            timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout))
         Task {
             let outcome = await driver.run(connection, commands: pairing.commands)
             pairing.ended(outcome)

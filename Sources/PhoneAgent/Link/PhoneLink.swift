@@ -186,7 +186,7 @@ public final class PhoneLink: Sendable {
         state.withLock { $0.commands = continuation }
         let driver = LinkConnectionDriver(
             role: .initiator(.session(partnerKey: partner)), localKey: localKey, hello: hello, delegate: self,
-            logger: logger, heartbeat: configuration.heartbeat, timeout: configuration.timeout)
+            logger: logger, timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout))
         let outcome = await driver.run(connection, commands: commands)
         let wasConnected = state.withLock { state -> Bool in
             defer {

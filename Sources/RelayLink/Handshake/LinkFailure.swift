@@ -30,7 +30,7 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case peerSilent(seconds: Double)
     /// The peer closed the connection, or reported an error before closing.
     case peerClosed(String)
-    /// Nothing we wrote was taken in for longer than the dead-link timeout: the peer does not read.
+    /// Nothing we wrote was taken in for longer than the write-stall deadline: the peer does not read.
     case peerNotReading(seconds: Double)
 
     /// A message for logs and, where it helps, for people.

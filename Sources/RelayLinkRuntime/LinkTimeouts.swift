@@ -1,0 +1,37 @@
+/// The deadlines a connection keeps, each for its own failure, so that one cannot fire in
+/// place of another: a slow handshake is not a silent session, and a silent peer is not one
+/// that stopped reading.
+public struct LinkTimeouts: Sendable, Hashable {
+    /// How long an idle session waits before it pings.
+    public var heartbeat: Duration
+    /// How long the handshake may take, from the first frame written to the session.
+    public var handshake: Duration
+    /// How long an established session may hear nothing from the peer before the link is dead.
+    public var silence: Duration
+    /// How long a write may see none of its bytes taken by the peer before the peer is taken to
+    /// have stopped reading.
+    public var writeStall: Duration
+
+    /// Deadlines with their own values; `silence` must be longer than `heartbeat`, so that a
+    /// live peer has time to answer a ping.
+    public init(heartbeat: Duration, handshake: Duration, silence: Duration, writeStall: Duration) {
+        precondition(silence > heartbeat, "the silence deadline must be longer than the heartbeat")
+        self.heartbeat = heartbeat
+        self.handshake = handshake
+        self.silence = silence
+        self.writeStall = writeStall
+    }
+
+    /// Deadlines from the configuration's two figures: the handshake and a stalled write get
+    /// as long as the dead-link `timeout`.
+    public init(heartbeat: Duration, timeout: Duration) {
+        self.init(heartbeat: heartbeat, handshake: timeout, silence: timeout, writeStall: timeout)
+    }
+
+    /// A ping after 5 s of quiet, and 15 s for each deadline.
+    public static let standard = LinkTimeouts(heartbeat: .seconds(5), timeout: .seconds(15))
+
+    /// How often the connection looks at its deadlines: a fifth of the shortest, so that each is
+    /// noticed within a fifth of its length after it passes.
+    var tick: Duration { min(heartbeat, handshake, silence, writeStall) / 5 }
+}
