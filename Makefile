@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 
-.PHONY: demo test fuzz bench chaos build bootstrap clean
+.PHONY: demo test fuzz bench chaos bluetooth build bootstrap clean
 
 ## The main job: the loopback demo (both agents, a private bus, the seed scenario, screenshots).
 demo: bootstrap
@@ -26,6 +26,11 @@ bench: bootstrap
 chaos: bootstrap
 	bash scripts/chaos.sh $(CHAOS_SECONDS) $(CHAOS_SEED)
 
+## Relay on the kernel's Bluetooth stack in a VM (qemu, btvirt, bluetoothd): pairing and a session
+## over RFCOMM, asserted; logs, a btmon capture and screenshots in bluetooth-output/ (Docs/BLUETOOTH.md).
+bluetooth: bootstrap
+	bash scripts/bluetooth.sh
+
 ## libFuzzer on every parser of outside input, FUZZ_SECONDS (default 30) per target.
 fuzz: bootstrap
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
@@ -37,4 +42,4 @@ bootstrap:
 	bash scripts/bootstrap.sh
 
 clean:
-	rm -rf .build .build-fuzz demo-output Fuzz/Crashes
+	rm -rf .build .build-fuzz .build-vm demo-output bluetooth-output Fuzz/Crashes

@@ -22,6 +22,18 @@ packages=(
   stress-ng           # keeps the cores busy for the flake check (scripts/flake-check.sh)
 )
 
+# `--bluetooth-vm`: also what the Bluetooth VM rig needs (scripts/bluetooth.sh).
+if [ "${1:-}" = "--bluetooth-vm" ]; then
+  packages+=(
+    qemu-system-x86   # the VM
+    linux-image-amd64 # Debian's kernel, with Bluetooth, RFCOMM and hci_vhci as modules
+    bluez             # bluetoothd, btmgmt, btmon
+    bluez-test-tools  # btvirt: virtual controllers on one virtual air
+    busybox-static    # virtme-ng's init in the guest
+    python3-venv      # a virtual environment for virtme-ng (PyPI)
+  )
+fi
+
 if ! command -v swift >/dev/null 2>&1; then
   echo "bootstrap: no 'swift' on PATH; Relay needs Swift 6.1 or newer (swift.org toolchain for Debian 12) on PATH" >&2
   exit 1

@@ -40,11 +40,11 @@ public final class ControlListener: Sendable {
             descriptor = try UnixSocketAddress.makeSocket(flags: Int32(SOCK_NONBLOCK.rawValue))
         } catch { throw .system(error) }
         do throws(ControlError) {
-            // The umask is what makes bind create the file 0600 with no moment at a wider mode.
-            // It is process-wide, which is why agents open their listener before starting threads.
-            let previous = umask(0o177)
-            defer { umask(previous) }
+            // Linux creates the socket's file with the socket's own mode (less the umask), so
+            // narrowing it before bind leaves no moment at a wider mode. Not the umask: it is
+            // process-wide, and another thread's listener could restore it under this bind.
             try UnixSocketAddress.with(path) { address, length throws(SystemError) in
+                try SystemError.retrying("fchmod(socket, 0600)") { fchmod(descriptor, 0o600) }
                 try SystemError.retrying("bind(\(path))") { bind(descriptor, address, length) }
             }
             do {

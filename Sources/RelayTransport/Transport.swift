@@ -67,10 +67,9 @@ public enum Transport {
         do {
             switch endpoint {
             case .unix(let path):
-                let previous = umask(0o177)
-                defer { umask(previous) }
-                server = try await bootstrap.bind(
-                    unixDomainSocketPath: path, cleanupExistingSocketFile: true, childChannelInitializer: wrap)
+                server = try await bindPrivately(path) { hidden in
+                    try await bootstrap.bind(unixDomainSocketPath: hidden, childChannelInitializer: wrap)
+                }
             case .tcp(let host, let port):
                 guard TransportEndpoint.isLoopback(host) else { throw TransportError.notLoopback(host) }
                 server = try await bootstrap.bind(host: host, port: port, childChannelInitializer: wrap)
@@ -96,6 +95,34 @@ public enum Transport {
         } catch {
             throw .listenFailed(bound, "\(error)")
         }
+    }
+
+    /// Binds a Unix socket that is never reachable at a wider mode than 0600: `bind` creates it
+    /// inside a fresh 0700 folder beside `path`, where nobody else can reach it, it is narrowed
+    /// to 0600 there and renamed into place (replacing a stale socket). The umask would do
+    /// without the folder, but it is process-wide, and NIO binds on another thread, after any
+    /// other listener of the process may have set it back.
+    private static func bindPrivately(
+        _ path: String, _ bind: (String) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+    ) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
+        let parent = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        var template = Array(((parent.isEmpty ? "/" : parent) + "/.relay-bind-XXXXXX").utf8CString)
+        let folder = try template.withUnsafeMutableBufferPointer { buffer throws(SystemError) in
+            _ = try SystemError.retrying("mkdtemp(\(parent))") { mkdtemp(buffer.baseAddress!) == nil ? -1 : 0 }
+            return String(cString: buffer.baseAddress!)
+        }
+        defer { rmdir(folder) }
+        let hidden = folder + "/s"
+        let server = try await bind(hidden)
+        do {
+            try SystemError.retrying("chmod(\(hidden), 0600)") { chmod(hidden, 0o600) }
+            try SystemError.retrying("rename(\(hidden), \(path))") { rename(hidden, path) }
+        } catch {
+            try? await server.channel.close()
+            unlink(hidden)
+            throw error
+        }
+        return server
     }
 
     @Sendable private static func wrap(_ channel: any Channel) -> EventLoopFuture<NIOAsyncChannel<ByteBuffer, ByteBuffer>> {

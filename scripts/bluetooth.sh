@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `make bluetooth`: Relay on the real Linux Bluetooth stack, in a VM. Debian's kernel boots under
+# qemu (virtme-ng: the host's root filesystem, read-only, so the built executables run as they
+# are), with two virtual BR/EDR controllers from BlueZ's btvirt, bluetoothd, relay-phone on hci0
+# and relay-wearable on hci1; scripts/bluetooth-vm/guest.sh runs the scenarios there.
+#
+#   bash scripts/bluetooth.sh [OUTPUT-FOLDER]      (default: bluetooth-output)
+#
+# Leaves in the output folder: both agents' logs, bluetoothd's, a btmon capture (btmon.snoop:
+# `btmon -r`), the wearable's screenshots, summary.txt (a line a scenario) and vm.log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+out=$(realpath -m "${1:-bluetooth-output}")
+bash scripts/bootstrap.sh --bluetooth-vm
+
+venv=$root/.build-vm/venv
+if ! "$venv/bin/vng" --version 2>/dev/null | grep -q "1.42"; then
+    echo "bluetooth: installing virtme-ng 1.42 into $venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "virtme-ng==1.42"
+fi
+export PATH="$venv/bin:$PATH"   # vng runs virtme-run from there
+kernel=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)
+[ -n "$kernel" ] || { echo "bluetooth: no Debian kernel in /boot; install linux-image-amd64" >&2; exit 1; }
+
+echo "bluetooth: building the agents"
+swift build --product relay-phone >/dev/null
+swift build --product relay-wearable >/dev/null
+swift build --product relayctl >/dev/null
+bin=$(swift build --show-bin-path)
+
+rm -rf "$out"
+mkdir -p "$out"
+boot() {
+    # $1: extra options for vng. The VM's time is bounded: a hung guest must not hang the run.
+    timeout --kill-after=10 "${RELAY_BT_TIMEOUT:-900}" "$venv/bin/vng" --run "$kernel" "$@" --cpus 2 --memory 2G \
+        --rwdir="$out" --overlay-rwdir=/var/lib/bluetooth \
+        --exec "OUT=$out BIN=$bin $root/scripts/bluetooth-vm/guest.sh" >>"$out/vm.log" 2>&1
+}
+accel=kvm
+status=0
+if [ -w /dev/kvm ]; then
+    boot || status=$?
+    # KVM that cannot run this CPU's guests fails before the guest script starts.
+    if [ ! -s "$out/summary.txt" ]; then
+        echo "bluetooth: KVM did not start the VM (see vm.log); falling back to TCG"
+        accel=tcg
+    fi
+else
+    accel=tcg
+fi
+if [ $accel = tcg ]; then
+    status=0
+    boot --disable-kvm || status=$?
+fi
+echo "bluetooth: VM ran with $accel; results in $out"
+if [ ! -s "$out/summary.txt" ]; then
+    echo "bluetooth: the VM did not run the scenarios; its console is in $out/vm.log (last lines below)" >&2
+    tail -n 20 "$out/vm.log" >&2
+    exit 1
+fi
+cat "$out/summary.txt"
+grep -q '^failures: 0$' "$out/summary.txt" && [ $status -eq 0 ]
