@@ -183,7 +183,7 @@ let package = Package(
             dependencies: [
                 "RelayBluetooth",
                 "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayLockWatch",
-                "RelayStore", "RelaySystem", "RelayWire", "PhoneAgent",
+                "RelayLinkRuntime", "RelayStore", "RelaySystem", "RelayWire", "PhoneAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift, linkerSettings: agentLinking("relay-phone")),
@@ -192,7 +192,7 @@ let package = Package(
             dependencies: [
                 "RelayBluetooth",
                 "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDisplay", "RelayInput", "RelayText", "RelaySystem",
-                "RelayStore", "RelayTransport", "RelayWire", "WearableAgent", "WearableUI",
+                "RelayLinkRuntime", "RelayStore", "RelayTransport", "RelayWire", "WearableAgent", "WearableUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift, linkerSettings: agentLinking("relay-wearable")),

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # `make bluetooth`: Relay on the real Linux Bluetooth stack, in a VM. Debian's kernel boots under
-# qemu (virtme-ng: the host's root filesystem, read-only, so the built executables run as they
-# are), with two virtual BR/EDR controllers from BlueZ's btvirt, bluetoothd, relay-phone on hci0
-# and relay-wearable on hci1; scripts/bluetooth-vm/guest.sh runs the scenarios there.
+# qemu through virtme-ng (the host's root filesystem, read-only, so the built executables run as
+# they are); inside, scripts/bluetooth-vm/guest.sh brings up two virtual BR/EDR controllers from
+# BlueZ's btvirt on one virtual air, bluetoothd, and then runs the two sides at once:
+# relay-phone on hci0 (phone.sh) and relay-wearable on hci1 (wearable.sh), which meet through
+# files as two people would through their eyes (Docs/BLUETOOTH.md).
 #
 #   bash scripts/bluetooth.sh [OUTPUT-FOLDER]      (default: bluetooth-output)
 #
-# Leaves in the output folder: both agents' logs, bluetoothd's, a btmon capture (btmon.snoop:
-# `btmon -r`), the wearable's screenshots, summary.txt (a line a scenario) and vm.log.
+# Leaves in the output folder: both agents' logs, bluetoothd's log, a btmon capture (btmon.snoop:
+# `btmon -r`), the wearable's screenshots, summary.txt (a line a scenario), rig-ROLE.log (what
+# each side did, when) and vm.log (the VM's console).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -33,7 +36,7 @@ bin=$(swift build --show-bin-path)
 rm -rf "$out"
 mkdir -p "$out"
 boot() {
-    # $1: extra options for vng. The VM's time is bounded: a hung guest must not hang the run.
+    # Options for vng. The VM's time is bounded: a hung guest must not hang the run.
     timeout --kill-after=10 "${RELAY_BT_TIMEOUT:-900}" "$venv/bin/vng" --run "$kernel" "$@" --cpus 2 --memory 2G \
         --rwdir="$out" --overlay-rwdir=/var/lib/bluetooth \
         --exec "OUT=$out BIN=$bin $root/scripts/bluetooth-vm/guest.sh" >>"$out/vm.log" 2>&1
@@ -43,7 +46,7 @@ status=0
 if [ -w /dev/kvm ]; then
     boot || status=$?
     # KVM that cannot run this CPU's guests fails before the guest script starts.
-    if [ ! -s "$out/summary.txt" ]; then
+    if [ ! -e "$out/started" ]; then
         echo "bluetooth: KVM did not start the VM (see vm.log); falling back to TCG"
         accel=tcg
     fi
@@ -54,7 +57,7 @@ if [ $accel = tcg ]; then
     status=0
     boot --disable-kvm || status=$?
 fi
-echo "bluetooth: VM ran with $accel; results in $out"
+echo "bluetooth: the VM ran with $accel; results in $out"
 if [ ! -s "$out/summary.txt" ]; then
     echo "bluetooth: the VM did not run the scenarios; its console is in $out/vm.log (last lines below)" >&2
     tail -n 20 "$out/vm.log" >&2

@@ -40,5 +40,9 @@ public enum BlueZ {
         public static let notAvailable = "org.bluez.Error.NotAvailable"
         /// A generic failure.
         public static let failed = "org.bluez.Error.Failed"
+        /// The adapter is still carrying out an earlier change of a setting; try again shortly.
+        public static let busy = "org.bluez.Error.Busy"
+        /// The same operation is under way.
+        public static let inProgress = "org.bluez.Error.InProgress"
     }
 }

@@ -66,12 +66,34 @@ public struct BlueZClient: Sendable {
 
     // MARK: Adapter1
 
-    /// Limits discovery to devices offering `uuids` (BR/EDR and LE).
+    /// Limits discovery to BR/EDR devices (Relay's transport), and to those whose inquiry
+    /// response names one of `uuids` unless it is empty. A device looked for by address must
+    /// not be filtered on UUIDs: a response without them would hide it.
     public func setDiscoveryFilter(adapter: String, uuids: [String]) async throws {
-        let filter: [String: DBusValue] = ["UUIDs": DBusValue.array(uuids)]
+        var filter: [String: DBusValue] = ["Transport": .string("bredr")]
+        if !uuids.isEmpty { filter["UUIDs"] = DBusValue.array(uuids) }
         _ = try await connection.call(
             destination: BlueZ.service, path: adapter, interface: BlueZ.adapter, method: "SetDiscoveryFilter",
             arguments: [filter.dbusValue], timeout: .seconds(5))
+    }
+
+    /// Makes the adapter discoverable and pairable (with no time limit: the caller undoes it),
+    /// or neither; connectable is left alone, so a bonded partner can still connect.
+    public func setVisible(adapter: String, _ visible: Bool) async throws {
+        if visible { try await setAdapter(adapter, "DiscoverableTimeout", .uint32(0)) }
+        try await setPairable(adapter: adapter, visible)
+        try await setAdapter(adapter, "Discoverable", .boolean(visible))
+    }
+
+    /// Lets the adapter bond (store keys) with devices, or stops it.
+    public func setPairable(adapter: String, _ pairable: Bool) async throws {
+        try await setAdapter(adapter, "Pairable", .boolean(pairable))
+    }
+
+    private func setAdapter(_ adapter: String, _ property: String, _ value: DBusValue) async throws {
+        _ = try await connection.call(
+            destination: BlueZ.service, path: adapter, interface: BlueZ.properties, method: "Set",
+            arguments: [.string(BlueZ.adapter), .string(property), .variant(value)], timeout: .seconds(5))
     }
 
     /// Starts discovery.

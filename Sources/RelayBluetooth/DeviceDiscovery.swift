@@ -49,7 +49,7 @@ public struct DeviceDiscovery: Sendable {
         let changes = try await client.connection.signals(
             matching: DBusMatchRule(kind: .signal, sender: BlueZ.service, pathNamespace: "/"))
         if let device = try await match(target) { return device }
-        try? await client.setDiscoveryFilter(adapter: adapter.path, uuids: [RelayService.uuid])
+        try? await client.setDiscoveryFilter(adapter: adapter.path, uuids: target == .relayService ? [RelayService.uuid] : [])
         try await client.startDiscovery(adapter: adapter.path)
         defer {
             let client = client

@@ -64,7 +64,9 @@ struct LinkEventLoop {
         }
         var session = LinkSession(
             link: link, hello: driver.hello, logs: logs,
-            liveness: LivenessMonitor(interval: driver.timeouts.heartbeat, timeout: driver.timeouts.silence, now: clock.now))
+            liveness: LivenessMonitor(
+                interval: driver.timeouts.heartbeat, timeout: driver.timeouts.silence, idleInterval: driver.timeouts.idleHeartbeat,
+                now: clock.now))
         var state = SessionState(identity: identity)
         let opening = try await carryOut(session.start(), session: &session, state: &state)
         try await write(opening.frames)

@@ -52,6 +52,9 @@ public final class WearableLink: Sendable {
         public var heartbeat: Duration
         /// Silence after which the link counts as dead.
         public var timeout: Duration
+        /// The heartbeat while nothing waits for an acknowledgement (`LinkTimeouts.idleHeartbeat`);
+        /// `nil`: `heartbeat`.
+        public var idleHeartbeat: Duration?
         /// Notifications that waited on the phone while the devices were apart still alert when
         /// they are at most this old on arrival; 0: none alerts.
         public var offlineAlertWindow: TimeInterval
@@ -67,8 +70,9 @@ public final class WearableLink: Sendable {
         public init(
             deviceName: String, capabilities: Relay_V1_Capabilities, heartbeat: Duration = .seconds(5),
             timeout: Duration = .seconds(15), offlineAlertWindow: TimeInterval = 0, clock: any WearableClock = SystemClock(),
-            pairingTimeout: Duration = .seconds(120), linkClock: any LinkClock = SystemLinkClock()
+            pairingTimeout: Duration = .seconds(120), linkClock: any LinkClock = SystemLinkClock(), idleHeartbeat: Duration? = nil
         ) {
+            self.idleHeartbeat = idleHeartbeat
             self.pairingTimeout = pairingTimeout
             self.linkClock = linkClock
             self.deviceName = deviceName
@@ -224,7 +228,8 @@ public final class WearableLink: Sendable {
         let driver = LinkConnectionDriver(
             role: .responder(acceptance), localKey: localKey, hello: hello,
             delegate: WearableSessionDelegate(link: self, connection: id), logger: logger,
-            timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout), clock: configuration.linkClock)
+            timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout, idleHeartbeat: configuration.idleHeartbeat),
+            clock: configuration.linkClock)
         let outcome = await driver.run(connection, commands: commands)
         let wasCurrent = state.withLock { state -> Bool in
             state.connections.removeValue(forKey: id)

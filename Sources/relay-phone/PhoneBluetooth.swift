@@ -29,6 +29,8 @@ final class PhoneBluetooth: WearableConnector {
         var device: BlueZDevice?
         var current: ProfileConnection?
         var connecting = false
+        /// Why raw RFCOMM connections were made, each logged once.
+        var rawReasons: Set<String> = []
     }
 
     /// Connects to the system bus and checks that Bluetooth can work (bluetoothd, an adapter);
@@ -135,20 +137,25 @@ final class PhoneBluetooth: WearableConnector {
         state.withLock { $0.current }?.shutDown()
         let (adapter, device) = try await wearable()
         guard adapter.powered else { throw BluetoothProblem.adapterOff(adapter.name) }
+        // Without BlueZ's profile the phone connects a raw RFCOMM socket itself: to `peer` when
+        // it names one, else to the bonded wearable on Relay's channel.
+        let raw = fallback ?? .rfcomm(address: device.address, channel: UInt8(RelayService.defaultChannel))
         guard registrar.isRegistered else {
-            if let fallback { return try await Transport.connect(to: fallback) }
-            throw PhoneError("Relay's Bluetooth profile is not registered with bluetoothd yet; waiting for it")
+            return try await connectRaw(raw, because: "Relay's Bluetooth profile is not registered with bluetoothd")
         }
         handoff.expect(device.path)
         do {
             try await client.connectProfile(device: device.path, uuid: RelayService.uuid)
         } catch {
             handoff.forget(device.path)
-            if let fallback {
-                log("relay-phone: bluetooth: BlueZ could not connect the profile (\(error)); trying \(fallback)")
-                return try await Transport.connect(to: fallback)
+            log("relay-phone: bluetooth: BlueZ could not connect the profile (\(Self.explain(error))); trying \(raw)")
+            do {
+                return try await Transport.connect(to: raw)
+            } catch let rawError {
+                throw PhoneError(
+                    "Bluetooth could not connect to \(device.name) (\(device.address)): \(Self.explain(error)); "
+                        + "a raw RFCOMM connection failed too: \(rawError)")
             }
-            throw PhoneError("Bluetooth could not connect to \(device.name) (\(device.address)): \(Self.explain(error))")
         }
         guard let connection = await handoff.take(device.path, timeout: .seconds(10)) else {
             throw PhoneError("BlueZ connected \(device.name) (\(device.address)) but handed no socket to Relay's profile")
@@ -156,6 +163,13 @@ final class PhoneBluetooth: WearableConnector {
         state.withLock { $0.current = connection }
         let descriptor = try connection.descriptor.duplicate()
         return try await Transport.adopt(descriptor: descriptor, peer: "rfcomm:\(device.address) (\(device.name))")
+    }
+
+    /// Connects `endpoint` with a raw RFCOMM socket, saying once (per reason) why.
+    private func connectRaw(_ endpoint: TransportEndpoint, because reason: String) async throws -> FramedConnection {
+        let first = state.withLock { state in state.rawReasons.insert(reason).inserted }
+        if first { log("relay-phone: bluetooth: \(reason); connecting \(endpoint) with a raw RFCOMM socket instead") }
+        return try await Transport.connect(to: endpoint)
     }
 
     /// Where the link goes, for the ready line and `peerEndpoint` in status: the configured

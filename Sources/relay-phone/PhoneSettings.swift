@@ -7,6 +7,7 @@ import RelayConfig
 import RelayControl
 import RelayDBus
 import RelayStore
+import RelayLinkRuntime
 import RelayTransport
 
 /// What relay-phone runs with: phone.toml with the flags over it, every default filled in
@@ -57,7 +58,9 @@ struct PhoneSettings {
             link: PhoneLink.Configuration(
                 endpoint: endpoint, deviceName: file.deviceName ?? ProcessInfo.processInfo.hostName,
                 heartbeat: .seconds(link.heartbeatSeconds), timeout: .seconds(link.timeoutSeconds),
-                reconnectMinimum: .seconds(link.reconnectMinSeconds), reconnectMaximum: .seconds(link.reconnectMaxSeconds)),
+                reconnectMinimum: .seconds(link.reconnectMinSeconds), reconnectMaximum: .seconds(link.reconnectMaxSeconds),
+                // Over Bluetooth the kernel reports a lost link; an idle session need not ping often.
+                idleHeartbeat: file.transport == .loopback ? nil : LinkTimeouts.supervisedIdleHeartbeat.phone),
             mirror: MirrorSettings(
                 whenUnlocked: file.mirror.whenUnlocked == .silent ? .silent : .none,
                 // "when_unlocked" shows text: the wearable alerts only while the phone is locked,

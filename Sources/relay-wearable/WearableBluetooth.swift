@@ -28,12 +28,18 @@ final class WearableBluetooth: Sendable {
     private let connections = Mutex<[String: [ProfileConnection]]>([:])
     private let registrar = Mutex<ProfileRegistrar?>(nil)
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// Whether the adapter should be visible (discoverable and pairable): while unpaired.
+    private let wantsVisible = Mutex(false)
+    /// Wakes ``keepVisibility()``: the wanted visibility changed, or bluetoothd restarted.
+    private let visibilityChanges: AsyncStream<Void>
+    private let visibilityChanged: AsyncStream<Void>.Continuation
 
     private init(client: BlueZClient, adapter: BlueZAdapter, channel: UInt16, log: @escaping @Sendable (String) -> Void) {
         self.client = client
         self.adapter = adapter
         self.channel = channel
         self.log = log
+        (visibilityChanges, visibilityChanged) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Connects to the system bus and checks for bluetoothd and the adapter, before the agent
@@ -87,12 +93,17 @@ final class WearableBluetooth: Sendable {
             defer { answered.finish() }
             do {
                 try agent.export(on: client.connection)
-                try await Self.keepRegistered(agent, client: client, log: log, firstAnswered: { answered.finish() })
+                try await Self.keepRegistered(
+                    agent, client: client, log: log, firstAnswered: { answered.finish() },
+                    restarted: { [visibilityChanged] in visibilityChanged.yield() })
             } catch {
                 log("relay-wearable: bluetooth: the pairing agent could not be exported: \(error)")
             }
         }
-        tasks.withLock { $0 += [registering, agentTask] }
+        let visibilityTask = Task { [self] in await keepVisibility() }
+        tasks.withLock { $0 += [registering, agentTask, visibilityTask] }
+        wantsVisible.withLock { $0 = Self.waitsForPairing(link) }
+        visibilityChanged.yield()
         let settled = try? Blocking.run {
             let state = await Self.firstAnswer(of: registrar, within: Self.registrationWait)
             await within(Self.registrationWait) { for await _ in agentAnswered {} }
@@ -194,7 +205,8 @@ final class WearableBluetooth: Sendable {
     /// Registers the agent with each owner of `org.bluez` (bluetoothd forgets agents when it restarts).
     /// `firstAnswered` is called once bluetoothd has answered the first registration (or is not there).
     private static func keepRegistered(
-        _ agent: PairingAgent, client: BlueZClient, log: @escaping @Sendable (String) -> Void, firstAnswered: @Sendable () -> Void
+        _ agent: PairingAgent, client: BlueZClient, log: @escaping @Sendable (String) -> Void, firstAnswered: @Sendable () -> Void,
+        restarted: @Sendable () -> Void
     ) async throws {
         let owners = try await client.connection.signals(matching: .nameOwnerChanged(name: BlueZ.service))
         func register() async {
@@ -209,6 +221,59 @@ final class WearableBluetooth: Sendable {
         for await change in owners {
             guard change.arguments.count == 3, case .string(let owner) = change.arguments[2], !owner.isEmpty else { continue }
             await register()
+            restarted()
+        }
+    }
+
+    /// Makes the adapter discoverable and pairable while the wearable waits for a phone
+    /// (`waiting`), and neither once it is paired: `relayctl pair` finds an unpaired wearable by
+    /// Relay's service UUID, and a paired one is hidden from strangers while its phone still
+    /// connects by address. There is no time limit: an unpaired wearable waits on its pairing
+    /// screen until it is paired (Docs/BLUETOOTH.md).
+    func waitForPairing(_ waiting: Bool) {
+        let changed = wantsVisible.withLock { wanted in
+            defer { wanted = waiting }
+            return wanted != waiting
+        }
+        if changed { visibilityChanged.yield() }
+    }
+
+    /// Whether `link` has no partner yet (so the adapter should be visible).
+    static func waitsForPairing(_ link: WearableLink) -> Bool {
+        ["unpaired", "pairing"].contains(link.status.state)
+    }
+
+    /// Applies the wanted visibility, one change at a time, again after bluetoothd restarts.
+    private func keepVisibility() async {
+        var applied: Bool?
+        for await _ in visibilityChanges {
+            let wanted = wantsVisible.withLock { $0 }
+            do {
+                try await Self.retryingWhileBusy { [client, adapter] in try await client.setVisible(adapter: adapter.path, wanted) }
+                if applied != wanted {
+                    log("relay-wearable: bluetooth: \(adapter.name) is " + (wanted
+                        ? "discoverable and pairable until a phone pairs"
+                        : "no longer discoverable or pairable (paired)"))
+                }
+                applied = wanted
+            } catch is CancellationError {
+                return
+            } catch {
+                log("relay-wearable: bluetooth: could not make \(adapter.name) \(wanted ? "discoverable" : "hidden"): \(error)")
+            }
+        }
+    }
+
+    /// Runs `change` again while bluetoothd answers that the adapter is busy with an earlier
+    /// change (right after start-up, registering the profile changes its service records),
+    /// for up to 10 s.
+    private static func retryingWhileBusy(_ change: () async throws -> Void) async throws {
+        for attempt in 1... {
+            do {
+                return try await change()
+            } catch let error as DBusError where [BlueZ.ErrorName.busy, BlueZ.ErrorName.inProgress].contains(error.name.rawValue) && attempt < 20 {
+                try await Task.sleep(for: .milliseconds(500))
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ import RelayDisplay
 import RelayInput
 import RelayStore
 import RelaySystem
+import RelayLinkRuntime
 import RelayTransport
 import RelayWire
 import Synchronization
@@ -75,7 +76,9 @@ final class WearableRuntime {
                 deviceName: configuration.deviceName,
                 capabilities: Self.capabilities(of: geometry),
                 heartbeat: configuration.heartbeat, timeout: configuration.timeout,
-                offlineAlertWindow: configuration.offlineAlertWindow),
+                offlineAlertWindow: configuration.offlineAlertWindow,
+                // Over Bluetooth the kernel reports a lost link; an idle session need not ping often.
+                idleHeartbeat: bluetooth == nil ? nil : LinkTimeouts.supervisedIdleHeartbeat.wearable),
             logger: AgentLog.logger(label: "relay-wearable"),
             present: { mailbox.submit($0) })
         linkEndpoint = configuration.linkSocket
@@ -162,7 +165,10 @@ final class WearableRuntime {
     /// Feeds events (as one change) and carries out what the state machine asks; returns
     /// whether the screen changed.
     private func handle(_ events: [UIEvent]) -> Bool {
-        for event in events { countAlert(event) }
+        for event in events {
+            countAlert(event)
+            if case .pairingFinished = event, let bluetooth { bluetooth.waitForPairing(WearableBluetooth.waitsForPairing(link)) }
+        }
         let actions = machine.handle(events)
         for action in actions {
             switch action {
@@ -333,6 +339,7 @@ final class WearableRuntime {
         } catch {
             return .failure("could not forget the phone: \(error)")
         }
+        bluetooth?.waitForPairing(true)
         return .success(["link": .string("unpaired")])
     }
 

@@ -113,7 +113,8 @@ public struct SessionPair: ~Copyable {
 /// Connects two sides through a handshake and returns their sessions.
 public func connect(
     phone: StaticKeyPair, wearable: StaticKeyPair, phoneState: DurableSide, wearableState: DurableSide,
-    now: ContinuousClock.Instant
+    now: ContinuousClock.Instant, liveness: (ContinuousClock.Instant) -> LivenessMonitor = { LivenessMonitor(now: $0) },
+    wearableLiveness: ((ContinuousClock.Instant) -> LivenessMonitor)? = nil
 ) throws -> SessionPair {
     var run = HandshakeRun(
         initiator: LinkHandshake(initiating: .session(partnerKey: wearable.publicKey), localKey: phone),
@@ -123,10 +124,10 @@ public func connect(
     let wearableLink = try run.responder.finish()
     return SessionPair(
         phone: LinkSession(
-            link: phoneLink, hello: .with { $0.role = .phone }, logs: phoneState.logs, liveness: LivenessMonitor(now: now)),
+            link: phoneLink, hello: .with { $0.role = .phone }, logs: phoneState.logs, liveness: liveness(now)),
         wearable: LinkSession(
             link: wearableLink, hello: .with { $0.role = .wearable }, logs: wearableState.logs,
-            liveness: LivenessMonitor(now: now)))
+            liveness: wearableLiveness.map { $0(now) } ?? liveness(now)))
 }
 
 /// Carries out a side's actions against its durable state; returns frames to send and failures.

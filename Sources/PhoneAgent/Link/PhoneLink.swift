@@ -22,6 +22,9 @@ public final class PhoneLink: Sendable {
         public var heartbeat: Duration
         /// Silence after which the link counts as dead.
         public var timeout: Duration
+        /// The heartbeat while nothing waits for an acknowledgement (`LinkTimeouts.idleHeartbeat`);
+        /// `nil`: `heartbeat`.
+        public var idleHeartbeat: Duration?
         /// The first wait before reconnecting; it doubles after each failed attempt …
         public var reconnectMinimum: Duration
         /// … up to this.
@@ -38,8 +41,9 @@ public final class PhoneLink: Sendable {
             endpoint: TransportEndpoint, deviceName: String, heartbeat: Duration = .seconds(5), timeout: Duration = .seconds(15),
             reconnectMinimum: Duration = .seconds(1), reconnectMaximum: Duration = .seconds(60),
             connector: (any WearableConnector)? = nil,
-            logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum
+            logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum, idleHeartbeat: Duration? = nil
         ) {
+            self.idleHeartbeat = idleHeartbeat
             self.connector = connector
             self.logCompactionMinimum = logCompactionMinimum
             self.endpoint = endpoint
@@ -186,7 +190,8 @@ public final class PhoneLink: Sendable {
         state.withLock { $0.commands = continuation }
         let driver = LinkConnectionDriver(
             role: .initiator(.session(partnerKey: partner)), localKey: localKey, hello: hello, delegate: self,
-            logger: logger, timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout))
+            logger: logger,
+            timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout, idleHeartbeat: configuration.idleHeartbeat))
         let outcome = await driver.run(connection, commands: commands)
         let wasConnected = state.withLock { state -> Bool in
             defer {

@@ -15,6 +15,11 @@ public struct LivenessMonitor: Sendable {
     public let interval: Duration
     /// Declare the link dead when nothing has been heard for this long.
     public let timeout: Duration
+    /// On an idle link (nothing of this side's waits for the peer's acknowledgement) a ping is
+    /// sent only after this long, and the link is dead after this long plus the time a peer has
+    /// to answer a ping (`timeout - interval`). Equal to `interval` where the transport reports
+    /// no loss itself; far longer on RFCOMM, whose baseband supervises the link.
+    public let idleInterval: Duration
 
     private var lastHeard: ContinuousClock.Instant
     private var outstandingPing: (id: UInt64, sentAt: ContinuousClock.Instant)?
@@ -23,10 +28,14 @@ public struct LivenessMonitor: Sendable {
     public private(set) var roundTripTime: Duration?
 
     /// Starts monitoring a connection that came up at `now`.
-    public init(interval: Duration = .seconds(5), timeout: Duration = .seconds(15), now: ContinuousClock.Instant) {
+    public init(
+        interval: Duration = .seconds(5), timeout: Duration = .seconds(15), idleInterval: Duration? = nil,
+        now: ContinuousClock.Instant
+    ) {
         precondition(timeout > interval, "the timeout must be longer than the ping interval")
         self.interval = interval
         self.timeout = timeout
+        self.idleInterval = max(idleInterval ?? interval, interval)
         lastHeard = now
     }
 
@@ -44,21 +53,18 @@ public struct LivenessMonitor: Sendable {
         }
     }
 
-    /// Time passed: ping, declare the link dead, or nothing.
-    public mutating func tick(at now: ContinuousClock.Instant) -> Step? {
+    /// Time passed: ping, declare the link dead, or nothing. `idle`: nothing of this side waits
+    /// for the peer's acknowledgement, so the idle interval applies.
+    public mutating func tick(at now: ContinuousClock.Instant, idle: Bool = false) -> Step? {
+        let interval = idle ? idleInterval : interval
+        let timeout = interval + (self.timeout - self.interval)
         let silence = now - lastHeard
         if silence >= timeout { return .dead(silentFor: silence) }
         guard silence >= interval else { return nil }
-        if let ping = outstandingPing, now - ping.sentAt < interval { return nil }
+        if let ping = outstandingPing, now - ping.sentAt < self.interval { return nil }
         let id = nextPingID
         nextPingID += 1
         outstandingPing = (id, now)
         return .ping(id)
-    }
-
-    /// When the next `tick` could have something to do, for the caller's timer.
-    public var nextDeadline: ContinuousClock.Instant {
-        let nextPing = outstandingPing.map { $0.sentAt + interval } ?? lastHeard + interval
-        return min(max(nextPing, lastHeard + interval), lastHeard + timeout)
     }
 }

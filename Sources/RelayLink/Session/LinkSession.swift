@@ -268,7 +268,7 @@ public struct LinkSession: ~Copyable {
     /// Time passed: heartbeats and dead-link detection.
     public mutating func tick(at now: ContinuousClock.Instant) -> [Action] {
         guard !closed else { return [] }
-        switch liveness.tick(at: now) {
+        switch liveness.tick(at: now, idle: logs.outbound.pending.isEmpty) {
         case .ping(let id)?:
             return seal(.heartbeat(.with { $0.id = id }), seq: 0)
         case .dead(let silence)?:

@@ -21,7 +21,14 @@ struct BluetoothBonding {
         let client = BlueZClient(connection: connection)
         let (adapter, _) = try await BluetoothProblem.adapter(named: adapterName, client: client)
         guard adapter.powered else { throw BluetoothProblem.adapterOff(adapter.name) }
-        guard adapter.pairable else { throw BluetoothProblem.adapterNotPairable(adapter.name) }
+        if !adapter.pairable {
+            // bluetoothd leaves an adapter without an agent unpairable; pairing is what was asked for.
+            do {
+                try await client.setPairable(adapter: adapter.path, true)
+            } catch {
+                throw BluetoothProblem.adapterNotPairable(adapter.name)
+            }
+        }
         Self.say("Bluetooth: adapter \(adapter.name) (\(adapter.address)) is on and accepts pairing.")
 
         let target: DeviceDiscovery.Target = address.map { .address($0) } ?? .relayService
@@ -57,7 +64,10 @@ struct BluetoothBonding {
             observe: { _ in })
         try agent.export(on: client.connection)
         defer { client.connection.unexport(path: Self.agentPath) }
-        try await client.registerAgent(path: Self.agentPath)
+        // Not the default agent: bluetoothd asks the agent of whoever called Pair for this
+        // bond, and the system's default agent (the desktop's, or relay-wearable's on a
+        // wearable) stays in charge of every other request.
+        try await client.registerAgent(path: Self.agentPath, makeDefault: false)
         Self.say("Pairing with \(device.name) over Bluetooth…")
         do {
             try await client.pair(device: device.path)

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The phone's side of the Bluetooth rig (guest.sh runs it): relay-phone on its controller with
+# its own session bus, relayctl pair, status, and a notification answered on the wearable. It
+# leads the scenarios; the wearable's side (wearable.sh) follows through files (common.sh).
+ROLE=phone
+source "$(dirname "$0")/common.sh"
+
+# After the wearable's profile is registered: both sides share one bluetoothd here, which takes
+# Relay's UUID once, so the phone's own registration is refused and it connects raw RFCOMM
+# sockets itself (Docs/BLUETOOTH.md).
+WEARABLE_ADDRESS=$(await wearable-ready 300) || { fail "the wearable's side never became ready"; finish; }
+log "the wearable is $WEARABLE_ADDRESS"
+SESSION=$(dbus-daemon --session --fork --print-address=1 --nopidfile)
+export DBUS_SESSION_BUS_ADDRESS=$SESSION
+export XDG_CONFIG_HOME=$RUN/config
+mkdir -p "$XDG_CONFIG_HOME"
+relay-phone --transport rfcomm --adapter "$ADAPTER" --bus "$SESSION" --control-socket "$CONTROL" \
+    --state-directory "$RUN/phone-state" --device-name vm-phone >"$OUT/relay-phone.log" 2>&1 &
+PHONE=$!
+PIDS+=($PHONE)
+until_true 120 grep -q '^ready:' "$OUT/relay-phone.log" || { fail "relay-phone did not become ready"; finish; }
+
+# --- Pairing: found by Relay's service UUID, bonded with numeric comparison, then Relay's code.
+relayctl pair --yes --phone-socket "$CONTROL" --adapter "$ADAPTER" --timeout 60 >"$OUT/relayctl-pair.log" 2>&1 </dev/null
+PAIR_STATUS=$?
+if grep -q "Found vm-wearable\|Found relay-vm-wearable\|Found .*($WEARABLE_ADDRESS)" "$OUT/relayctl-pair.log"; then
+    pass "discovery: relayctl pair found the wearable by Relay's service UUID"
+else
+    fail "discovery: relayctl pair did not find the wearable by Relay's service UUID: $(tail -n 1 "$OUT/relayctl-pair.log")"
+    # By address, so that the scenarios after pairing still run.
+    relayctl pair --yes --phone-socket "$CONTROL" --adapter "$ADAPTER" --address "$WEARABLE_ADDRESS" --timeout 60 \
+        >"$OUT/relayctl-pair-address.log" 2>&1 </dev/null
+    PAIR_STATUS=$?
+    cat "$OUT/relayctl-pair-address.log" >>"$OUT/relayctl-pair.log"
+fi
+PASSKEY=$(await wearable-passkey 5)
+CODE=$(await wearable-code 5)
+if [ $PAIR_STATUS -eq 0 ] && [ -n "$PASSKEY" ] && grep -q "Bluetooth passkey: ${PASSKEY:0:3} ${PASSKEY:3:3}" "$OUT/relayctl-pair.log" &&
+    grep -q "Paired with vm-wearable" "$OUT/relayctl-pair.log"; then
+    pass "pairing: relayctl pair bonded through BlueZ (passkey $PASSKEY on both sides) and paired Relay (code $CODE)"
+else
+    fail "pairing: relayctl pair exited $PAIR_STATUS: $(tr '\n' '|' <"$OUT/relayctl-pair.log")"
+fi
+if until_true 120 is link connected; then
+    pass "session: the link is up over RFCOMM"
+else
+    fail "session: the link did not come up ($(field link))"
+fi
+BONDED=$(field bonded) TRUSTED=$(field trusted) CONNECTED=$(field bluetoothConnected)
+RSSI_SOURCE=$(field linkQualitySource) RSSI=$(field rssi)
+log "status: bonded $BONDED trusted $TRUSTED connected $CONNECTED rssi $RSSI ($RSSI_SOURCE)"
+[ "$BONDED$TRUSTED$CONNECTED" = "111" ] && pass "status: the wearable is bonded, trusted and connected" ||
+    fail "status: bonded $BONDED trusted $TRUSTED connected $CONNECTED"
+[ "$RSSI_SOURCE" = hci ] && pass "status: RSSI $RSSI read through HCI from the connected link" ||
+    fail "status: the RSSI came from '$RSSI_SOURCE', not HCI: $(field hciRSSIUnavailable)"
+
+# --- A notification over RFCOMM, answered on the wearable.
+relayctl lock --control-socket "$CONTROL" >/dev/null
+notify-send -A yes=Yes -A no=No --wait "Over the air" "From the phone's session bus to the wrist, over RFCOMM" \
+    >"$OUT/notify-send.out" 2>&1 &
+NOTIFY=$!
+if until_true 120 grep -qx yes "$OUT/notify-send.out"; then
+    pass "notification: notify-send --wait printed 'yes' after Yes on the wearable"
+else
+    fail "notification: notify-send printed '$(cat "$OUT/notify-send.out")'"
+fi
+kill $NOTIFY 2>/dev/null
+finish
