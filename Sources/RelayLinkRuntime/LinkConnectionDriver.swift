@@ -21,6 +21,8 @@ public struct LinkConnectionDriver: Sendable {
         case unlogged(Relay_V1_Envelope.OneOf_Body)
         /// Close the connection, telling the peer why.
         case close(String)
+        /// Tell the peer this side forgot it (`Error{code: UNPAIRED}`), then close.
+        case unpaired(String)
     }
 
     /// How the connection ended.

@@ -160,6 +160,9 @@ struct LinkEventLoop {
         case .command(.close(let reason)):
             let result = try await carryOut(session.close(code: .unspecified, message: reason), session: &session, state: &state)
             return try await finish(result.frames, .closed, &state)
+        case .command(.unpaired(let reason)):
+            let result = try await carryOut(session.close(code: .unpaired, message: reason), session: &session, state: &state)
+            return try await finish(result.frames, .closed, &state)
         case .chunkWritten:
             state.chunkInFlight = false
             frames = try await carryOut(session.nextBulkFrame(), session: &session, state: &state).frames

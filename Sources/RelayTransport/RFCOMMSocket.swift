@@ -8,7 +8,14 @@ import NIOPosix
 /// Raw RFCOMM client sockets through libbluetooth, the fallback when BlueZ's
 /// `Device1.ConnectProfile` is not used.
 enum RFCOMMSocket {
-    /// Opens and connects an RFCOMM socket; the blocking connect runs off the event loops.
+    /// How long a connect may wait. The kernel's own wait has no end (a blocking Bluetooth
+    /// connect waits for its socket's state to change, and a connect to a device that has just
+    /// gone away can wait for ever), so the socket's send timeout bounds it: a page, SDP and the
+    /// RFCOMM setup take seconds on a real radio.
+    static let connectTimeout = 30
+
+    /// Opens and connects an RFCOMM socket; the blocking connect runs off the event loops, for
+    /// at most ``connectTimeout`` seconds.
     static func connect(address: String, channel: UInt8) async throws(TransportError) -> CInt {
         let descriptor = socket(AF_BLUETOOTH, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_RFCOMM)
         let socketErrno = errno
@@ -17,6 +24,12 @@ enum RFCOMMSocket {
                 throw .bluetoothUnavailable("the kernel has no Bluetooth sockets (AF_BLUETOOTH)")
             }
             throw .system(SystemError(call: "socket(AF_BLUETOOTH)", code: socketErrno))
+        }
+        var limit = timeval(tv_sec: connectTimeout, tv_usec: 0)
+        guard setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw .system(SystemError(call: "setsockopt(SO_SNDTIMEO)", code: code))
         }
         var target = sockaddr_rc()
         target.rc_family = sa_family_t(AF_BLUETOOTH)
@@ -47,7 +60,10 @@ enum RFCOMMSocket {
         }
         guard result == 0 else {
             close(descriptor)
-            throw .connectFailed(.rfcomm(address: address, channel: channel), SystemError.describe(result))
+            // The send timeout ends a blocking Bluetooth connect with EINPROGRESS (or EAGAIN).
+            let reason = [EINPROGRESS, EAGAIN].contains(result)
+                ? "no answer within \(connectTimeout) s; is the wearable on and in range?" : SystemError.describe(result)
+            throw .connectFailed(.rfcomm(address: address, channel: channel), reason)
         }
         return descriptor
     }

@@ -93,6 +93,8 @@ public final class WearableLink: Sendable {
     let logger: Logger
     let present: @Sendable ([UIEvent]) -> Void
     let state: Mutex<LinkState>
+    /// Called after the phone unpaired this wearable and it forgot the phone in turn.
+    let partnerUnpaired = Mutex<(@Sendable () -> Void)?>(nil)
     /// Wakes the local firing loop: the link went up or down, or the schedule changed.
     let firingWakeups = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
@@ -231,7 +233,8 @@ public final class WearableLink: Sendable {
             timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout, idleHeartbeat: configuration.idleHeartbeat),
             clock: configuration.linkClock)
         let outcome = await driver.run(connection, commands: commands)
-        let wasCurrent = state.withLock { state -> Bool in
+        let (wasCurrent, wasPartnerSession) = state.withLock { state -> (Bool, Bool) in
+            let wasPartnerSession = state.admitted.contains(id) && !state.pairingConnections.contains(id) && state.partnerKey != nil
             state.connections.removeValue(forKey: id)
             state.handshaking.removeValue(forKey: id)
             state.evicted.remove(id)
@@ -239,19 +242,20 @@ public final class WearableLink: Sendable {
             state.loaded.remove(id)
             state.pairingConnections.remove(id)
             state.caughtUpThrough.removeValue(forKey: id)
-            guard state.current == id else { return false }
+            guard state.current == id else { return (false, wasPartnerSession) }
             state.current = nil
             state.peer = nil
             state.connectedSince = nil
             state.pairing = nil
             if case .failed(let failure) = outcome { state.lastError = failure.description }
-            return true
+            return (true, wasPartnerSession)
         }
         if wasCurrent {
             linkChanged()
             present([.link(.outOfRange), .pairingFinished])
         }
         if case .failed(.peerNeedsSnapshot) = outcome { startNewEventLog() }
+        if case .failed(.peerUnpaired(let reason)) = outcome, wasPartnerSession { forgetPartner(unpairedBecause: reason) }
     }
 
     /// The phone lost its place in the wearable's log (its database was reset), and entries it
@@ -344,15 +348,39 @@ public final class WearableLink: Sendable {
         }
     }
 
-    /// Forgets the partner, the replica and the logs (`relayctl unpair`), and drops the link.
+    /// Calls `handler` each time the phone unpairs this wearable over the link (after the
+    /// wearable has forgotten it): the Bluetooth side removes its bond and waits for a new phone.
+    public func whenPartnerUnpaired(_ handler: @escaping @Sendable () -> Void) {
+        partnerUnpaired.withLock { $0 = handler }
+    }
+
+    /// The phone said it forgot this wearable: the wearable forgets it too, as `relayctl unpair`
+    /// would, so that neither keeps a pairing the other has dropped.
+    private func forgetPartner(unpairedBecause reason: String) {
+        do {
+            try forget(tellingThePhone: false)
+            logger.notice("unpaired by the phone (\(reason)); waiting for a phone to pair")
+        } catch {
+            logger.error("the phone unpaired this wearable, but it could not forget the phone: \(error)")
+            return
+        }
+        partnerUnpaired.withLock { $0 }?()
+    }
+
+    /// Forgets the partner, the replica and the logs (`relayctl unpair`), and tells the phone,
+    /// if the link is up, so that it forgets this wearable too.
     public func unpair() throws {
+        try forget(tellingThePhone: true)
+    }
+
+    private func forget(tellingThePhone: Bool) throws {
         let removed = try state.withLock { state -> [UInt64] in
             try database.write { db in try WearableSchema.forgetAll(db) }
             try keys.forgetPartner()
             let removed = Array(state.replica.contents.notifications.keys)
             state.partnerKey = nil
             state.replica = Replica()
-            state.commands?.yield(.close("the wearable was unpaired"))
+            state.commands?.yield(tellingThePhone ? .unpaired("the wearable was unpaired (relayctl unpair)") : .close("the wearable was unpaired"))
             return removed
         }
         sweepAttachments()

@@ -100,6 +100,7 @@ final class PhoneBluetooth: WearableConnector {
     /// Reconnects `link` at once when the wearable's Bluetooth link comes up while no session
     /// runs, and keeps the device's state fresh for status.
     func follow(_ link: PhoneLink) {
+        link.whenPartnerUnpaired { [self] in Task { await forgetWearable() } }
         let client = client
         let watching = Task { [self] in
             guard let changes = try? await client.connection.signals(
@@ -117,6 +118,18 @@ final class PhoneBluetooth: WearableConnector {
             }
         }
         tasks.withLock { $0.append(watching) }
+    }
+
+    /// Removes the bond with the wearable (it unpaired this phone): bluetoothd forgets its keys,
+    /// and the next `relayctl pair` bonds afresh.
+    func forgetWearable() async {
+        guard let (adapter, device) = state.withLock({ state in state.adapter.flatMap { a in state.device.map { (a, $0) } } }) else { return }
+        do {
+            try await client.removeDevice(adapter: adapter.path, device: device.path)
+            log("relay-phone: bluetooth: removed the bond with \(device.name) (\(device.address))")
+        } catch {
+            log("relay-phone: bluetooth: could not remove the bond with \(device.name) (\(device.address)): \(Self.explain(error)); remove it with: bluetoothctl remove \(device.address)")
+        }
     }
 
     /// Ends the current link and stops following bluetoothd.

@@ -26,6 +26,8 @@ final class WearableBluetooth: Sendable {
     let channel: UInt16
     private let log: @Sendable (String) -> Void
     private let connections = Mutex<[String: [ProfileConnection]]>([:])
+    /// The device whose connection came last: the phone, once paired.
+    private let lastDevice = Mutex<String?>(nil)
     private let registrar = Mutex<ProfileRegistrar?>(nil)
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// Whether the adapter should be visible (discoverable and pairable): while unpaired.
@@ -184,6 +186,7 @@ final class WearableBluetooth: Sendable {
     private func accept(_ connection: ProfileConnection, link: WearableLink) async throws {
         let framed = try await Transport.adopt(descriptor: try connection.descriptor.duplicate(), peer: "rfcomm:\(connection.device)")
         connections.withLock { $0[connection.device, default: []].append(connection) }
+        lastDevice.withLock { $0 = connection.device }
         log("relay-wearable: bluetooth: connection from \(connection.device)")
         Task { [self] in
             await link.run(framed)
@@ -236,6 +239,21 @@ final class WearableBluetooth: Sendable {
             return wanted != waiting
         }
         if changed { visibilityChanged.yield() }
+    }
+
+    /// Removes the bond with the phone (the pairing was forgotten on either side): bluetoothd
+    /// forgets its keys, and the next `relayctl pair` bonds afresh.
+    func forgetPhone() {
+        guard let device = lastDevice.withLock({ $0 }) else { return }
+        let (client, adapter, log) = (client, adapter, log)
+        Task {
+            do {
+                try await client.removeDevice(adapter: adapter.path, device: device)
+                log("relay-wearable: bluetooth: removed the bond with \(BluetoothAddress(devicePath: device)?.description ?? device)")
+            } catch {
+                log("relay-wearable: bluetooth: could not remove the bond with \(device): \(error)")
+            }
+        }
     }
 
     /// Whether `link` has no partner yet (so the adapter should be visible).

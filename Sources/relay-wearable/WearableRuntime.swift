@@ -205,6 +205,11 @@ final class WearableRuntime {
         if let bluetooth {
             // The schedule fires here while the phone is away; stopped with the runtime.
             serving = Task { await link.runLocalFiring() }
+            // The phone unpaired this wearable: its bond goes too, and the wearable waits for a phone.
+            link.whenPartnerUnpaired { [bluetooth] in
+                bluetooth.forgetPhone()
+                bluetooth.waitForPairing(true)
+            }
             return bluetooth.serve(link, bonding: bonding)
         }
         let listening = DispatchSemaphore(value: 0)
@@ -339,6 +344,7 @@ final class WearableRuntime {
         } catch {
             return .failure("could not forget the phone: \(error)")
         }
+        bluetooth?.forgetPhone()
         bluetooth?.waitForPairing(true)
         return .success(["link": .string("unpaired")])
     }

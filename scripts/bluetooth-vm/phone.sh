@@ -65,4 +65,62 @@ else
     fail "notification: notify-send printed '$(cat "$OUT/notify-send.out")'"
 fi
 kill $NOTIFY 2>/dev/null
+
+# --- Loss and return: the wearable's controller off for longer than loss detection, with
+# notifications posted meanwhile; then on again. The phone must reconnect by itself.
+not_connected() { ! is link connected; }
+elapsed() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(date +%s.%N)"; }
+post_while_apart() {  # $1: title prefix, $2: count
+    for i in $(seq "$2"); do notify-send "$1 $i" "Posted while the wearable was away" || fail "notify-send failed"; done
+}
+signal power-off
+if OFF_AT=$(await powered-off 60); then
+    if until_true 60 not_connected; then
+        pass "loss: the phone noticed the lost link $(elapsed "$OFF_AT") s after the wearable's controller went off"
+    else
+        fail "loss: the phone still shows the link connected 60 s after the wearable's controller went off"
+    fi
+    post_while_apart "While apart" 3
+    signal power-on
+    if ON_AT=$(await powered-on 60) && until_true 90 is link connected; then
+        pass "return: the phone reconnected by itself $(elapsed "$ON_AT") s after the controller came back"
+    else
+        fail "return: no link 90 s after the controller came back ($(field link) after $(field connectionAttempts) attempts: $(field lastError))"
+        # What a fresh RFCOMM socket gets now, from outside relay-phone.
+        python3 -c "
+import socket, time
+s = socket.socket(socket.AF_BLUETOOTH, socket.SOCK_STREAM, socket.BTPROTO_RFCOMM)
+s.settimeout(30)
+t = time.time()
+try:
+    s.connect(('$WEARABLE_ADDRESS', 22)); print('a fresh RFCOMM connect succeeded in %.1f s' % (time.time() - t))
+except OSError as e:
+    print('a fresh RFCOMM connect failed in %.1f s: %s' % (time.time() - t, e))
+" >>"$OUT/rig-phone.log" 2>&1
+        hcitool con >>"$OUT/rig-phone.log" 2>&1
+    fi
+    signal apart-posted 3
+else
+    fail "loss: the wearable's side did not power its controller off"
+fi
+
+# --- relay-wearable killed (kill -9) and started again.
+signal kill-wearable
+if KILLED_AT=$(await wearable-killed 120); then
+    if until_true 60 not_connected; then
+        pass "kill -9: the phone noticed the lost link $(elapsed "$KILLED_AT") s after relay-wearable was killed"
+    else
+        fail "kill -9: the phone still shows the link connected 60 s after relay-wearable was killed"
+    fi
+    post_while_apart "While killed" 2
+    signal killed-posted 2
+    if STARTED_AT=$(await wearable-restarted 120) && until_true 180 is link connected; then
+        pass "restart: the phone reconnected $(elapsed "$STARTED_AT") s after relay-wearable was ready again"
+    else
+        fail "restart: no link 180 s after relay-wearable started again ($(field link): $(field lastError))"
+    fi
+    await wearable-caught-up 240 >/dev/null || fail "the wearable never reported that it caught up"
+else
+    fail "kill -9: the wearable's side did not kill relay-wearable"
+fi
 finish

@@ -5,10 +5,14 @@
 ROLE=wearable
 source "$(dirname "$0")/common.sh"
 
-relay-wearable --transport rfcomm --adapter "$ADAPTER" --control-socket "$CONTROL" --framebuffer "$RUN/wearable.fb" \
-    --state-directory "$RUN/wearable-state" --time-zone UTC --device-name vm-wearable >"$OUT/relay-wearable.log" 2>&1 &
-WEARABLE=$!
-PIDS+=($WEARABLE)
+# Starts relay-wearable (again after a kill, on the same state), its log in $OUT/relay-wearable$1.log.
+start_wearable() {
+    relay-wearable --transport rfcomm --adapter "$ADAPTER" --control-socket "$CONTROL" --framebuffer "$RUN/wearable.fb" \
+        --state-directory "$RUN/wearable-state" --time-zone UTC --device-name vm-wearable >"$OUT/relay-wearable${1:-}.log" 2>&1 &
+    WEARABLE=$!
+    PIDS+=($WEARABLE)
+}
+start_wearable
 until_true 120 grep -q '^ready:' "$OUT/relay-wearable.log" || { fail "relay-wearable did not become ready"; finish; }
 if grep '^ready:' "$OUT/relay-wearable.log" | grep -q "RFCOMM channel 22 of $ADAPTER ([0-9A-F:]*)," && is profileRegistered 1; then
     pass "relay-wearable registered Relay's profile on RFCOMM channel 22 with bluetoothd"
@@ -61,6 +65,61 @@ if until_true 120 bash -c "relayctl notifications --json --control-socket $CONTR
         fail "notification: Yes could not be answered"
 else
     fail "notification: the wearable never showed it"
+fi
+
+# --- Loss and return (the phone leads): this side's controller off, then on.
+not_connected() { ! is link connected; }
+elapsed() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(date +%s.%N)"; }
+index=${ADAPTER#hci}
+# Each title arrived exactly once, with the count given.
+arrived_once() {  # $1: title prefix, $2: count
+    relayctl notifications --json --control-socket "$CONTROL" | python3 -c "
+import json, sys
+titles = [n['title'] for n in json.load(sys.stdin)['notifications']]
+want = ['$1 %d' % i for i in range(1, $2 + 1)]
+sys.exit(0 if all(titles.count(t) == 1 for t in want) else 1)"
+}
+alerts() { grep -c '^relay-wearable: alert' "$OUT/relay-wearable.log"; }
+if await power-off 600 >/dev/null; then
+    ALERTS_BEFORE=$(alerts)
+    OFF_AT=$(date +%s.%N)
+    btmgmt --index "$index" power off >/dev/null
+    signal powered-off "$OFF_AT"
+    if until_true 60 not_connected; then
+        pass "loss: the wearable noticed the lost link $(elapsed "$OFF_AT") s after its controller went off"
+    else
+        fail "loss: the wearable still shows the link connected 60 s after its controller went off"
+    fi
+    await power-on 120 >/dev/null
+    btmgmt --index "$index" power on >/dev/null
+    signal powered-on "$(date +%s.%N)"
+    COUNT=$(await apart-posted 300)
+    if until_true 120 arrived_once "While apart" "${COUNT:-3}"; then
+        pass "return: the $COUNT notifications posted while apart arrived, each once"
+    else
+        fail "return: the notifications posted while apart did not each arrive once: $(relayctl notifications --json --control-socket "$CONTROL" | tr -d '\n' | head -c 400)"
+    fi
+
+    await kill-wearable 300 >/dev/null
+    kill -9 "$WEARABLE"
+    signal wearable-killed "$(date +%s.%N)"
+    COUNT=$(await killed-posted 120)
+    start_wearable -2
+    until_true 120 grep -q '^ready:' "$OUT/relay-wearable-2.log" || fail "relay-wearable did not become ready again"
+    signal wearable-restarted "$(date +%s.%N)"
+    if until_true 180 arrived_once "While killed" "${COUNT:-2}" && arrived_once "While apart" 3; then
+        pass "restart: after kill -9, the $COUNT notifications posted meanwhile arrived, each once, and nothing was doubled"
+    else
+        fail "restart: after kill -9 the notifications did not each arrive once: $(relayctl notifications --json --control-socket "$CONTROL" | tr -d '\n' | head -c 400)"
+    fi
+    ALERTS_AFTER=$(( $(alerts) + $(grep -c '^relay-wearable: alert' "$OUT/relay-wearable-2.log") ))
+    # offline.alert_window_seconds is 0 by default: what waited on the phone arrives silently.
+    if [ "$ALERTS_AFTER" -eq "$ALERTS_BEFORE" ]; then
+        pass "alerts: none of the 5 notifications that waited on the phone alerted on arrival (offline.alert_window_seconds = 0)"
+    else
+        fail "alerts: $((ALERTS_AFTER - ALERTS_BEFORE)) alert(s) for the 5 notifications that waited on the phone"
+    fi
+    signal wearable-caught-up
 fi
 
 await finished-phone 300 >/dev/null

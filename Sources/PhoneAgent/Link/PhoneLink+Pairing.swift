@@ -77,14 +77,37 @@ extension PhoneLink {
     }
 
     /// Forgets the partner (`relayctl unpair`): its key and the link's logs. The centre stays.
+    /// The wearable, if the link is up, is told, so that it forgets this phone too.
     public func unpair() throws {
+        try forget(.unpaired("the phone was unpaired (relayctl unpair)"))
+        logger.notice("unpaired")
+    }
+
+    /// Calls `handler` each time the wearable unpairs this phone over the link (after the phone
+    /// has forgotten it): the Bluetooth side removes its bond.
+    public func whenPartnerUnpaired(_ handler: @escaping @Sendable () -> Void) {
+        partnerUnpaired.withLock { $0 = handler }
+    }
+
+    /// The wearable said it forgot this phone: the phone forgets it too.
+    func forgetPartner(unpairedBecause reason: String) {
+        do {
+            try forget(.close("the wearable unpaired this phone"))
+            logger.notice("unpaired by the wearable (\(reason)); pair again with relayctl pair")
+        } catch {
+            logger.error("the wearable unpaired this phone, but it could not forget the wearable: \(error)")
+            return
+        }
+        partnerUnpaired.withLock { $0 }?()
+    }
+
+    private func forget(_ closing: LinkConnectionDriver.Command) throws {
         try keys.forgetPartner()
         state.withLock { state in
             state.partnerKey = nil
-            state.commands?.yield(.close("the phone was unpaired"))
+            state.commands?.yield(closing)
         }
         try startOverForNewPartner()
-        logger.notice("unpaired")
     }
 
     private func adopt(partner key: Data) throws {

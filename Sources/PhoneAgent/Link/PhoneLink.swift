@@ -72,6 +72,8 @@ public final class PhoneLink: Sendable {
     let logger: Logger
     let owner = Mutex<(any PhoneLinkOwner)?>(nil)
     let state: Mutex<LinkState>
+    /// Called after the wearable unpaired this phone and it forgot the wearable in turn.
+    let partnerUnpaired = Mutex<(@Sendable () -> Void)?>(nil)
     let compaction: Mutex<LogCompaction>
     /// Wakes the session loop; what for is in `wanted`, so that wake-ups can collapse into one.
     private let wakeups: AsyncStream<Void>
@@ -201,6 +203,10 @@ public final class PhoneLink: Sendable {
             }
             if case .failed(let failure) = outcome { state.lastError = failure.description }
             return state.connectedSince != nil
+        }
+        if case .failed(.peerUnpaired(let reason)) = outcome {
+            forgetPartner(unpairedBecause: reason)
+            return wasConnected
         }
         if case .failed(.peerNeedsSnapshot) = outcome {
             do {

@@ -30,6 +30,9 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case peerSilent(seconds: Double)
     /// The peer closed the connection, or reported an error before closing.
     case peerClosed(String)
+    /// The partner forgot this side (`relayctl unpair` there) and said so before closing
+    /// (`Error{code: UNPAIRED}`, PROTOCOL.md §8.9): this side forgets it too.
+    case peerUnpaired(String)
     /// Nothing we wrote was taken in for longer than the write-stall deadline: the peer does not read.
     case peerNotReading(seconds: Double)
 
@@ -70,6 +73,8 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
             return "the peer took nothing we sent for \(seconds) s; the link is dead"
         case .peerClosed(let reason):
             return "the peer closed the connection: \(reason)"
+        case .peerUnpaired(let reason):
+            return "the peer unpaired: \(reason)"
         }
     }
 

@@ -124,6 +124,8 @@ public struct LinkSession: ~Copyable {
             } else {
                 actions += seal(.heartbeat(.with { $0.id = beat.id; $0.reply = true }), seq: 0)
             }
+        case .error(let error) where error.code == .unpaired:
+            return actions + fail(.peerUnpaired(error.message), tell: false)
         case .error(let error):
             return actions + fail(.peerClosed("\(error.code): \(error.message)"), tell: false)
         case .change, .event:

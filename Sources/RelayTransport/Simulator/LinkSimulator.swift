@@ -45,14 +45,20 @@ public struct LinkSimulator: Sendable {
     ) async {
         try? await client.executeThenClose { clientIn, clientOut in
             try await server.executeThenClose { serverIn, serverOut in
-                await withTaskGroup(of: Void.self) { group in
+                await withTaskGroup(of: PumpEnd.self) { group in
                     group.addTask { await pump(from: clientIn, to: serverOut, start: start, drops: drops) }
                     group.addTask { await pump(from: serverIn, to: clientOut, start: start, drops: drops) }
-                    group.addTask { await waitForOutage(after: start) }
-                    group.addTask { await outage.waitForOutage() }
-                    // The first task to end (a close, a drop, an outage) ends the connection: both
-                    // sides see it closed at once, as when a radio link goes.
-                    await group.next()
+                    group.addTask { await waitForOutage(after: start); return .cut }
+                    group.addTask { await outage.waitForOutage(); return .cut }
+                    // The first close, drop or outage ends the connection: both sides see it
+                    // closed at once, as when a radio link goes. A write that failed because its
+                    // receiver closed does not: that receiver's own direction ends once what it
+                    // sent before closing has arrived (a graceful close delivers its last words).
+                    var receiversGone = 0
+                    while let end = await group.next(), end == .receiverGone {
+                        receiversGone += 1
+                        if receiversGone == 2 { break }
+                    }
                     group.cancelAll()
                     client.channel.close(promise: nil)
                     server.channel.close(promise: nil)
@@ -65,12 +71,22 @@ public struct LinkSimulator: Sendable {
     /// backlog stays in the sender's socket, as on a radio), and each segment is delivered a
     /// latency after it was sent, by a delay line of its own, so that the latency of one
     /// segment overlaps the sending of the next.
+    /// Why a direction, or the whole connection, ended.
+    private enum PumpEnd: Sendable, Equatable {
+        /// The sender closed, and all it sent was delivered.
+        case senderClosed
+        /// A write failed: the receiver is gone.
+        case receiverGone
+        /// A drop was drawn, or an outage began.
+        case cut
+    }
+
     private func pump(
         from inbound: NIOAsyncChannelInboundStream<ByteBuffer>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
         start: ContinuousClock.Instant, drops: DropDice
-    ) async {
+    ) async -> PumpEnd {
         let (line, sink) = AsyncStream<(arrival: ContinuousClock.Instant, bytes: ByteBuffer)>.makeStream()
-        await withTaskGroup(of: Void.self) { group in
+        return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 var shaper = LinkShaper(conditions: conditions)
                 defer { sink.finish() }
@@ -89,14 +105,21 @@ public struct LinkSimulator: Sendable {
             }
             // What was sent before the sender closed still arrives; a drop or a failed write
             // ends the direction at once.
+            var end = PumpEnd.senderClosed
             do {
                 for await segment in line {
                     try await ContinuousClock().sleep(until: segment.arrival)
                     try await outbound.write(segment.bytes)
-                    if drops.roll() { break }
+                    if drops.roll() {
+                        end = .cut
+                        break
+                    }
                 }
-            } catch {}
+            } catch {
+                end = Task.isCancelled ? .cut : .receiverGone
+            }
             group.cancelAll()
+            return end
         }
     }
 
