@@ -24,8 +24,8 @@ if ! "$venv/bin/vng" --version 2>/dev/null | grep -q "1.42"; then
     "$venv/bin/pip" install -q "virtme-ng==1.42"
 fi
 export PATH="$venv/bin:$PATH"   # vng runs virtme-run from there
-kernel=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V | tail -n 1)
-[ -n "$kernel" ] || { echo "bluetooth: no Debian kernel in /boot; install linux-image-amd64" >&2; exit 1; }
+kernel=$(ls /boot/vmlinuz-6.12*-amd64 2>/dev/null | sort -V | tail -n 1)
+[ -n "$kernel" ] || { echo "bluetooth: no Debian 6.12 kernel in /boot; install it: apt-get install linux-image-6.12-amd64" >&2; exit 1; }
 
 echo "bluetooth: building the agents"
 swift build --product relay-phone >/dev/null

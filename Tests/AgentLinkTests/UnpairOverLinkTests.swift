@@ -3,7 +3,7 @@ import RelayTestSupport
 import Testing
 
 /// `relayctl unpair` on one side, while the link is up, tells the other side
-/// (`Error{code: UNPAIRED}`, PROTOCOL.md §8.9), which forgets the pairing too; a side that
+/// (`Error{code: UNPAIRED}`, PROTOCOL.md §9.1), which forgets the pairing too; a side that
 /// merely closes the link is not forgotten.
 @Suite("Unpairing over the link")
 struct UnpairOverLinkTests {

@@ -44,6 +44,7 @@ wearable=$!
 ROLE=phone ADAPTER=hci0 bash "$here/phone.sh"
 wait $wearable
 kill "${pids[@]}" 2>/dev/null
+dmesg >"$OUT/dmesg.txt" 2>&1
 {
     cat "$OUT/summary-phone.txt" "$OUT/summary-wearable.txt" 2>/dev/null | grep -v '^failures:'
     echo "failures: $(cat "$OUT/summary-phone.txt" "$OUT/summary-wearable.txt" | grep -c '^FAIL')"

@@ -86,18 +86,8 @@ if OFF_AT=$(await powered-off 60); then
         pass "return: the phone reconnected by itself $(elapsed "$ON_AT") s after the controller came back"
     else
         fail "return: no link 90 s after the controller came back ($(field link) after $(field connectionAttempts) attempts: $(field lastError))"
-        # What a fresh RFCOMM socket gets now, from outside relay-phone.
-        python3 -c "
-import socket, time
-s = socket.socket(socket.AF_BLUETOOTH, socket.SOCK_STREAM, socket.BTPROTO_RFCOMM)
-s.settimeout(30)
-t = time.time()
-try:
-    s.connect(('$WEARABLE_ADDRESS', 22)); print('a fresh RFCOMM connect succeeded in %.1f s' % (time.time() - t))
-except OSError as e:
-    print('a fresh RFCOMM connect failed in %.1f s: %s' % (time.time() - t, e))
-" >>"$OUT/rig-phone.log" 2>&1
-        hcitool con >>"$OUT/rig-phone.log" 2>&1
+        # Tasks blocked in the kernel (a wedged RFCOMM layer) go to dmesg.txt with the rest.
+        echo w >/proc/sysrq-trigger
     fi
     signal apart-posted 3
 else

@@ -27,24 +27,29 @@ fi
 signal wearable-ready "$ADDRESS"
 
 # --- Pairing: the person checks BlueZ's passkey, then Relay's code, pressing Select each time.
-if until_true 180 bash -c "[ -n \"\$(relayctl status --json --control-socket $CONTROL | python3 -c 'import json,sys; print(json.load(sys.stdin).get(\"bluetoothPasskey\") or \"\")')\" ]"; then
-    PASSKEY=$(field bluetoothPasskey)
-    relayctl screenshot "$OUT/screens/01-bluetooth-passkey.png" --control-socket "$CONTROL" >/dev/null 2>&1
-    relayctl press select --control-socket "$CONTROL" >/dev/null
-    pass "BlueZ's passkey $PASSKEY shown on the wearable; Select pressed"
-    signal wearable-passkey "$PASSKEY"
-else
-    fail "the wearable never showed BlueZ's passkey"
-fi
-if until_true 120 bash -c "relayctl status --json --control-socket $CONTROL | python3 -c 'import json,sys; s=json.load(sys.stdin); sys.exit(0 if s.get(\"screen\")==\"pairing\" and not s.get(\"bluetoothPasskey\") and s.get(\"pairingCode\") else 1)'"; then
-    CODE=$(field pairingCode)
-    relayctl screenshot "$OUT/screens/02-relay-code.png" --control-socket "$CONTROL" >/dev/null 2>&1
-    relayctl press select --control-socket "$CONTROL" >/dev/null
-    pass "Relay's code $CODE shown on the wearable; Select pressed"
-    signal wearable-code "$CODE"
-else
-    fail "the wearable never showed Relay's code"
-fi
+# Whether the status shows the pairing screen with `$1` (and not `$2`).
+shows() {
+    relayctl status --json --control-socket "$CONTROL" | python3 -c "
+import json, sys
+s = json.load(sys.stdin)
+sys.exit(0 if s.get('screen') == 'pairing' and s.get('$1') and not s.get('${2:-none}') else 1)"
+}
+# Waits up to $1 s for the screen to show status field $2 (without $3), then takes screenshot
+# $4, presses Select, and signals $5 with the value; $6 says what it is, for the summary.
+confirm_on_screen() {
+    if until_true "$1" shows "$2" "$3"; then
+        local value
+        value=$(field "$2")
+        relayctl screenshot "$OUT/screens/$4.png" --control-socket "$CONTROL" >/dev/null 2>&1
+        relayctl press select --control-socket "$CONTROL" >/dev/null
+        pass "$6 $value shown on the wearable; Select pressed"
+        signal "$5" "$value"
+    else
+        fail "the wearable never showed $6"
+    fi
+}
+confirm_on_screen 180 bluetoothPasskey "" 01-bluetooth-passkey wearable-passkey "BlueZ's passkey"
+confirm_on_screen 120 pairingCode bluetoothPasskey 02-relay-code wearable-code "Relay's code"
 if until_true 120 is link connected; then
     pass "session: the link is up over RFCOMM ($(field deviceAddress))"
 else

@@ -31,7 +31,7 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The peer closed the connection, or reported an error before closing.
     case peerClosed(String)
     /// The partner forgot this side (`relayctl unpair` there) and said so before closing
-    /// (`Error{code: UNPAIRED}`, PROTOCOL.md §8.9): this side forgets it too.
+    /// (`Error{code: UNPAIRED}`, PROTOCOL.md §9.1): this side forgets it too.
     case peerUnpaired(String)
     /// Nothing we wrote was taken in for longer than the write-stall deadline: the peer does not read.
     case peerNotReading(seconds: Double)
