@@ -11,11 +11,13 @@ demo: bootstrap
 	bash scripts/demo.sh
 
 ## Every test, after a build that must show no warnings from Relay's own code; then the quick
-## forms of the soaks: the reliability run is among the tests, and each fuzzer runs 3 s.
+## forms of the soaks: the reliability run is among the tests, and each fuzzer runs 3 s; then
+## the Bluetooth rig, Relay on the kernel's Bluetooth stack in a VM (about 5 minutes).
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	bash scripts/fuzz.sh 3
+	bash scripts/bluetooth.sh
 
 ## Every benchmark, in a release build; prints numbers, asserts nothing, writes Docs/BENCHMARKS.md.
 ## RELAY_BENCH_QUICK=1 for a shorter run that leaves Docs/ alone (scripts/bench.sh lists the options).

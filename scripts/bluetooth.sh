@@ -37,9 +37,9 @@ rm -rf "$out"
 mkdir -p "$out"
 boot() {
     # Options for vng. The VM's time is bounded: a hung guest must not hang the run.
-    timeout --kill-after=10 "${RELAY_BT_TIMEOUT:-900}" "$venv/bin/vng" --run "$kernel" "$@" --cpus 2 --memory 2G \
+    timeout --kill-after=10 "${RELAY_BT_TIMEOUT:-$((900 + ${RELAY_BT_IDLE_SECONDS:-0}))}" "$venv/bin/vng" --run "$kernel" "$@" --cpus 2 --memory 2G \
         --rwdir="$out" --overlay-rwdir=/var/lib/bluetooth \
-        --exec "OUT=$out BIN=$bin $root/scripts/bluetooth-vm/guest.sh" >>"$out/vm.log" 2>&1
+        --exec "OUT=$out BIN=$bin IDLE_SECONDS=${RELAY_BT_IDLE_SECONDS:-0} $root/scripts/bluetooth-vm/guest.sh" >>"$out/vm.log" 2>&1
 }
 accel=kvm
 status=0

@@ -31,6 +31,10 @@ extension PhoneControl {
     func unpair() -> ControlResponse {
         do {
             try link.unpair()
+            // The wearable is told over the link; the answer waits until that is written, so
+            // that relayctl, which removes the Bluetooth bond next, does not cut it off.
+            let link = link
+            try? Blocking.run { await link.waitForSessionEnd(within: .seconds(3)) }
             return .success(["link": .string("unpaired")])
         } catch {
             return .failure("could not forget the wearable: \(error)")

@@ -24,6 +24,21 @@ struct UnpairOverLinkTests {
         }
     }
 
+    @Test("the phone's unpair can be waited for until its session has ended, and not longer")
+    func waitingForTheSessionEnd() async throws {
+        try await AgentLinkHarness.with { harness in
+            let connected = try await harness.startPaired()
+            #expect(connected)
+            try harness.phone.unpair()
+            let start = ContinuousClock.now
+            await harness.phone.waitForSessionEnd(within: .seconds(60))
+            #expect(ContinuousClock.now - start < .seconds(30), "it returned when the session ended, not at the limit")
+            #expect(harness.phone.status.connectedSince == nil)
+            // No session: it returns at once.
+            await harness.phone.waitForSessionEnd(within: .seconds(60))
+        }
+    }
+
     @Test("the wearable unpairs: the phone forgets the wearable")
     func wearableUnpairs() async throws {
         try await AgentLinkHarness.with { harness in

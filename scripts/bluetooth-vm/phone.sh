@@ -113,4 +113,31 @@ if KILLED_AT=$(await wearable-killed 120); then
 else
     fail "kill -9: the wearable's side did not kill relay-wearable"
 fi
+
+# --- The idle link (RELAY_BT_IDLE_SECONDS, 0 by default): ACL packets each controller sent while
+# nothing happened, from the kernel's counters, scaled to an hour (budget: 60 frames each way).
+acl_sent() { hciconfig "$1" | sed -n 's/.*TX bytes:[0-9]* acl:\([0-9]*\).*/\1/p'; }
+if [ "${IDLE_SECONDS:-0}" -gt 0 ] && is link connected; then
+    PHONE_BEFORE=$(acl_sent "$ADAPTER") WEARABLE_BEFORE=$(acl_sent "$(cat "$SYNC/wearable-adapter")")
+    sleep "$IDLE_SECONDS"
+    PHONE_SENT=$(( $(acl_sent "$ADAPTER") - PHONE_BEFORE ))
+    WEARABLE_SENT=$(( $(acl_sent "$(cat "$SYNC/wearable-adapter")") - WEARABLE_BEFORE ))
+    if is link connected; then
+        pass "idle: in $IDLE_SECONDS s the phone's controller sent $PHONE_SENT ACL packets and the wearable's $WEARABLE_SENT: $((PHONE_SENT * 3600 / IDLE_SECONDS)) and $((WEARABLE_SENT * 3600 / IDLE_SECONDS)) an hour"
+    else
+        fail "idle: the link went down while idle"
+    fi
+fi
+
+# --- Unpairing, from the phone: relayctl reaches only relay-phone here, as on two boards (the
+# wearable's control socket is elsewhere); the wearable must learn it over the link.
+bonded_here() { [ "$(busctl --system get-property org.bluez "/org/bluez/$ADAPTER/dev_${WEARABLE_ADDRESS//:/_}" org.bluez.Device1 Paired 2>/dev/null)" = "b true" ]; }
+relayctl unpair --phone-socket "$CONTROL" --wearable-socket "$RUN/on-the-other-board.sock" >"$OUT/relayctl-unpair.log" 2>&1
+if is link unpaired && ! bonded_here && grep -q "removed the bond" "$OUT/relayctl-unpair.log"; then
+    pass "unpair: relay-phone forgot the wearable and the phone's bond is gone"
+else
+    fail "unpair: link $(field link), bonded $(bonded_here && echo yes || echo no): $(tr '\n' '|' <"$OUT/relayctl-unpair.log")"
+fi
+signal phone-unpaired "$ADDRESS"
+await wearable-forgot 120 >/dev/null || fail "unpair: the wearable never reported what it did"
 finish

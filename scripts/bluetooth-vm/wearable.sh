@@ -24,6 +24,7 @@ if until_true 20 bash -c '[ "$(busctl --system get-property org.bluez /org/bluez
 else
     fail "unpaired, the adapter is not discoverable: $(adapter_property Discoverable)"
 fi
+signal wearable-adapter "$ADAPTER"
 signal wearable-ready "$ADDRESS"
 
 # --- Pairing: the person checks BlueZ's passkey, then Relay's code, pressing Select each time.
@@ -127,5 +128,17 @@ if await power-off 600 >/dev/null; then
     signal wearable-caught-up
 fi
 
-await finished-phone 300 >/dev/null
+# --- Unpairing from the phone, learnt over the link.
+if PHONE_ADDRESS=$(await phone-unpaired 900); then
+    phone_unbonded() { [ "$(busctl --system get-property org.bluez "/org/bluez/$ADAPTER/dev_${PHONE_ADDRESS//:/_}" org.bluez.Device1 Paired 2>/dev/null)" != "b true" ]; }
+    discoverable() { [ "$(adapter_property Discoverable)" = true ]; }
+    if until_true 60 is link unpaired && until_true 30 phone_unbonded && until_true 30 discoverable; then
+        pass "unpair: told over the link, relay-wearable forgot the phone, removed its bond and is discoverable again"
+    else
+        fail "unpair: link $(field link), discoverable $(adapter_property Discoverable)"
+    fi
+    signal wearable-forgot
+fi
+
+await finished-phone $((300 + ${IDLE_SECONDS:-0})) >/dev/null
 finish

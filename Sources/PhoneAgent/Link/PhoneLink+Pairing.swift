@@ -5,6 +5,7 @@ import RelayLinkRuntime
 import RelayStore
 import RelayTransport
 import RelayWire
+import Synchronization
 
 /// The code to compare, from `PhoneLink.beginPairing`.
 public struct PairingOffer: Sendable, Hashable {
@@ -83,6 +84,25 @@ extension PhoneLink {
         logger.notice("unpaired")
     }
 
+    /// Returns once the running session, if any, has ended — its last frame written, such as
+    /// the `UNPAIRED` that ``unpair()`` sends — or after `limit`. `relayctl unpair` waits for it
+    /// before it removes the Bluetooth bond, which would drop the link under that frame.
+    public func waitForSessionEnd(within limit: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resume = ResumeOnce(continuation)
+            let running = state.withLock { state -> Bool in
+                guard state.commands != nil else { return false }
+                state.sessionEndWaiters.append(resume.callAsFunction)
+                return true
+            }
+            guard running else { return resume() }
+            Task {
+                try? await Task.sleep(for: limit)
+                resume()
+            }
+        }
+    }
+
     /// Calls `handler` each time the wearable unpairs this phone over the link (after the phone
     /// has forgotten it): the Bluetooth side removes its bond.
     public func whenPartnerUnpaired(_ handler: @escaping @Sendable () -> Void) {
@@ -152,5 +172,21 @@ extension PhoneLink {
             group.cancelAll()
             return first
         }
+    }
+}
+
+/// Resumes a continuation once, whichever of its callers comes first.
+private final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+
+    init(_ continuation: CheckedContinuation<Void, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func callAsFunction() {
+        continuation.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
+        }?.resume()
     }
 }

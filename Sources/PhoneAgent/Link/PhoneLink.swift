@@ -91,6 +91,8 @@ public final class PhoneLink: Sendable {
     struct LinkState: Sendable {
         var partnerKey: Data?
         var commands: AsyncStream<LinkConnectionDriver.Command>.Continuation?
+        /// Called once the running session has ended (``waitForSessionEnd(within:)``).
+        var sessionEndWaiters: [@Sendable () -> Void] = []
         var peer: Relay_V1_Hello?
         var connectedSince: Date?
         var lastError: String?
@@ -195,15 +197,17 @@ public final class PhoneLink: Sendable {
             logger: logger,
             timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout, idleHeartbeat: configuration.idleHeartbeat))
         let outcome = await driver.run(connection, commands: commands)
-        let wasConnected = state.withLock { state -> Bool in
+        let (wasConnected, waiters) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
             defer {
                 state.commands = nil
                 state.peer = nil
                 state.connectedSince = nil
+                state.sessionEndWaiters = []
             }
             if case .failed(let failure) = outcome { state.lastError = failure.description }
-            return state.connectedSince != nil
+            return (state.connectedSince != nil, state.sessionEndWaiters)
         }
+        for waiter in waiters { waiter() }
         if case .failed(.peerUnpaired(let reason)) = outcome {
             forgetPartner(unpairedBecause: reason)
             return wasConnected

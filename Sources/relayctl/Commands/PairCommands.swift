@@ -92,7 +92,8 @@ struct UnpairCommand: AsyncParsableCommand {
 
     func run() async throws {
         var failures: [String] = []
-        // The Bluetooth bond first, while relay-phone can still say which device it is.
+        // Which device is bonded, asked while relay-phone still knows it.
+        var bond: (adapter: String?, address: BluetoothAddress?)?
         if let status = try? ControlOptions(socket: phoneSocket).send(ControlRequest(command: "status"), to: .phone),
             case .string("rfcomm")? = status.values["transport"]
         {
@@ -100,16 +101,10 @@ struct UnpairCommand: AsyncParsableCommand {
             if case .string(let text)? = status.values["deviceAddress"] { address = BluetoothAddress(text) }
             var adapter: String?
             if case .string(let name)? = status.values["adapter"] { adapter = name }
-            do {
-                if let removed = try await BluetoothBonding.removeBond(adapterName: adapter, address: address) {
-                    print("bluetooth: removed the bond with \(removed.name) (\(removed.address))")
-                } else {
-                    print("bluetooth: no bond to remove")
-                }
-            } catch {
-                failures.append("bluetooth: \(error)")
-            }
+            bond = (adapter, address)
         }
+        // The agents before the bond: relay-phone tells the wearable over the link, and removing
+        // the bond first would drop the link under that message.
         var unpaired = 0
         for (agent, socket) in [(ControlAgent.phone, phoneSocket), (.wearable, wearableSocket)] {
             do {
@@ -118,6 +113,17 @@ struct UnpairCommand: AsyncParsableCommand {
                 unpaired += 1
             } catch {
                 failures.append("\(error)")
+            }
+        }
+        if let bond {
+            do {
+                if let removed = try await BluetoothBonding.removeBond(adapterName: bond.adapter, address: bond.address) {
+                    print("bluetooth: removed the bond with \(removed.name) (\(removed.address))")
+                } else {
+                    print("bluetooth: no bond to remove")
+                }
+            } catch {
+                failures.append("bluetooth: \(error)")
             }
         }
         // One agent forgetting is progress (the other may be another device, out of reach); say
