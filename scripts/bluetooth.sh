@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `make bluetooth`: Relay on the real Linux Bluetooth stack, in a VM. Debian's kernel boots under
 # qemu through virtme-ng (the host's root filesystem, read-only, so the built executables run as
-# they are); inside, scripts/bluetooth-vm/guest.sh brings up two virtual BR/EDR controllers from
-# BlueZ's btvirt on one virtual air, bluetoothd, and then runs the two sides at once:
-# relay-phone on hci0 (phone.sh) and relay-wearable on hci1 (wearable.sh), which meet through
-# files as two people would through their eyes (Docs/BLUETOOTH.md).
+# they are); inside, scripts/bluetooth-vm/guest.sh brings up three virtual BR/EDR controllers
+# from BlueZ's btvirt on one virtual air, bluetoothd, and then runs the three sides at once:
+# relay-phone on hci0 (phone.sh), relay-wearable on hci1 (wearable.sh) and a stranger on hci2
+# (stranger.sh), which meet through files as people would through their eyes (Docs/BLUETOOTH.md).
 #
 #   bash scripts/bluetooth.sh [OUTPUT-FOLDER]      (default: bluetooth-output)
 #

@@ -77,6 +77,25 @@ public struct BlueZClient: Sendable {
             arguments: [filter.dbusValue], timeout: .seconds(5))
     }
 
+    /// The adapter's radio turning on (`true`) and off (`false`), from bluetoothd's
+    /// `PropertiesChanged`, until the caller stops iterating.
+    public func powerChanges(adapter: String) async throws -> AsyncStream<Bool> {
+        let changes = try await connection.signals(
+            matching: .propertiesChanged(sender: BlueZ.service, path: adapter, interface: BlueZ.adapter))
+        return AsyncStream { continuation in
+            let forwarding = Task {
+                for await change in changes {
+                    guard let changed = try? change.arguments.decode(1, as: [String: DBusValue].self),
+                        let powered = changed.bool("Powered")
+                    else { continue }
+                    continuation.yield(powered)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in forwarding.cancel() }
+        }
+    }
+
     /// Makes the adapter discoverable and pairable (with no time limit: the caller undoes it),
     /// or neither; connectable is left alone, so a bonded partner can still connect.
     public func setVisible(adapter: String, _ visible: Bool) async throws {

@@ -63,6 +63,39 @@ public enum BluetoothProblem: Error, Sendable, Hashable, CustomStringConvertible
         return (adapter, objects)
     }
 
+    /// Whether the problem can go away by itself while an agent runs: bluetoothd starting late
+    /// (a board whose services start in parallel), an adapter plugged in or unblocked.
+    public var isTransient: Bool {
+        switch self {
+        case .noBluetoothd, .noAdapter: true
+        case .noSystemBus, .noKernelSupport, .adapterOff, .adapterNotPairable: false
+        }
+    }
+
+    /// Finds the adapter as ``adapter(named:client:kernelSupportsBluetooth:)`` does, but while
+    /// the problem ``isTransient`` it tries again every `interval`, telling `waiting` each
+    /// problem once, when it starts. Throws the problems that are not transient, and
+    /// `CancellationError` when the task is cancelled.
+    public static func waitForAdapter(
+        named name: String?, client: BlueZClient, every interval: Duration = .seconds(1),
+        kernelSupportsBluetooth: () -> Bool = RFCOMMAddress.kernelSupportsBluetooth,
+        waiting: (BluetoothProblem) -> Void
+    ) async throws -> (BlueZAdapter, BlueZObjects) {
+        var reported: BluetoothProblem?
+        while true {
+            let problem: BluetoothProblem
+            do {
+                return try await adapter(named: name, client: client, kernelSupportsBluetooth: kernelSupportsBluetooth)
+            } catch {
+                problem = error
+            }
+            guard problem.isTransient else { throw problem }
+            if problem != reported { waiting(problem) }
+            reported = problem
+            try await Task.sleep(for: interval)
+        }
+    }
+
     /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
     public static func connectSystemBus(_ bus: DBusConnection.Bus = .system) async throws(BluetoothProblem) -> DBusConnection {
         do {

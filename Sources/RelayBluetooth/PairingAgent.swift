@@ -8,6 +8,12 @@ public struct PasskeyRequest: Sendable, Hashable {
     /// The six-digit passkey both devices show; `nil` for "just works" authorization.
     public var passkey: UInt32?
 
+    /// A request from `device`, with `passkey` (`nil` for "just works").
+    public init(device: String, passkey: UInt32?) {
+        self.device = device
+        self.passkey = passkey
+    }
+
     /// The passkey as people read it: six digits, left-padded with zeros.
     public var passkeyText: String? {
         passkey.map { value in

@@ -14,9 +14,10 @@ enum RFCOMMSocket {
     /// RFCOMM setup take seconds on a real radio.
     static let connectTimeout = 30
 
-    /// Opens and connects an RFCOMM socket; the blocking connect runs off the event loops, for
-    /// at most ``connectTimeout`` seconds.
-    static func connect(address: String, channel: UInt8) async throws(TransportError) -> CInt {
+    /// Opens and connects an RFCOMM socket, bound to the local adapter `localAddress` when one
+    /// is given; the blocking connect runs off the event loops, for at most ``connectTimeout``
+    /// seconds.
+    static func connect(address: String, channel: UInt8, from localAddress: String? = nil) async throws(TransportError) -> CInt {
         let descriptor = socket(AF_BLUETOOTH, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_RFCOMM)
         let socketErrno = errno
         guard descriptor >= 0 else {
@@ -30,6 +31,22 @@ enum RFCOMMSocket {
             let code = errno
             close(descriptor)
             throw .system(SystemError(call: "setsockopt(SO_SNDTIMEO)", code: code))
+        }
+        if let localAddress {
+            var local = sockaddr_rc()
+            local.rc_family = sa_family_t(AF_BLUETOOTH)
+            guard str2ba(localAddress, &local.rc_bdaddr) == 0 else {
+                close(descriptor)
+                throw .invalidEndpoint(localAddress, "not a Bluetooth address")
+            }
+            let status = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_rc>.size)) }
+            }
+            guard status == 0 else {
+                let code = errno
+                close(descriptor)
+                throw .system(SystemError(call: "bind(AF_BLUETOOTH, \(localAddress))", code: code))
+            }
         }
         var target = sockaddr_rc()
         target.rc_family = sa_family_t(AF_BLUETOOTH)
@@ -60,11 +77,28 @@ enum RFCOMMSocket {
         }
         guard result == 0 else {
             close(descriptor)
-            // The send timeout ends a blocking Bluetooth connect with EINPROGRESS (or EAGAIN).
-            let reason = [EINPROGRESS, EAGAIN].contains(result)
-                ? "no answer within \(connectTimeout) s; is the wearable on and in range?" : SystemError.describe(result)
-            throw .connectFailed(.rfcomm(address: address, channel: channel), reason)
+            throw .connectFailed(.rfcomm(address: address, channel: channel), failure(result, channel: channel))
         }
         return descriptor
+    }
+
+    /// Why a connect failed with `code`, for people: what the kernel's answer means for a
+    /// phone connecting to its wearable, and what to do.
+    static func failure(_ code: Int32, channel: UInt8) -> String {
+        switch code {
+        // The send timeout ends a blocking Bluetooth connect with EINPROGRESS (or EAGAIN).
+        case EINPROGRESS, EAGAIN, ETIMEDOUT:
+            "no answer within \(connectTimeout) s; is the wearable on and in range?"
+        case EHOSTDOWN, EHOSTUNREACH:
+            "the wearable does not answer (\(SystemError.describe(code))); is it on, in range, with Bluetooth on?"
+        case ECONNREFUSED:
+            "nothing listens on RFCOMM channel \(channel) there (connection refused); is relay-wearable running with "
+                + "--transport rfcomm, on that channel (bluetooth.channel)?"
+        case EACCES, EPERM:
+            "the wearable refused this phone's Bluetooth keys (\(SystemError.describe(code))); if its bond with this "
+                + "phone was removed there, unpair on both sides (relayctl unpair on each) and pair again (relayctl pair)"
+        default:
+            SystemError.describe(code)
+        }
     }
 }

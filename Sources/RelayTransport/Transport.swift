@@ -7,9 +7,12 @@ import NIOPosix
 
 /// Opens connections between the agents.
 public enum Transport {
-    /// Connects to a listening agent.
+    /// Connects to a listening agent. An RFCOMM connection leaves from the adapter with the
+    /// address `adapterAddress` when one is given (else the kernel picks one, which on a board
+    /// with several adapters need not be the one bonded with the peer).
     public static func connect(
-        to endpoint: TransportEndpoint) async throws(TransportError) -> FramedConnection {
+        to endpoint: TransportEndpoint, fromAdapter adapterAddress: String? = nil
+    ) async throws(TransportError) -> FramedConnection {
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connectTimeout(.seconds(10))
         do {
             switch endpoint {
@@ -23,7 +26,7 @@ public enum Transport {
                     channel: try await bootstrap.connect(host: host, port: port, channelInitializer: wrap),
                     peer: endpoint.description)
             case .rfcomm(let address, let channel):
-                let descriptor = try await RFCOMMSocket.connect(address: address, channel: channel)
+                let descriptor = try await RFCOMMSocket.connect(address: address, channel: channel, from: adapterAddress)
                 return try await adopt(descriptor: descriptor, peer: endpoint.description)
             }
         } catch let error as TransportError {

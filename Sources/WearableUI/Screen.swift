@@ -51,9 +51,6 @@ public struct PairingPosition: Hashable, Sendable {
     /// Whether the code is BlueZ's bonding passkey (Bluetooth's own pairing, first) rather than
     /// Relay's code (the pairing of the two agents, after it): the screen says which.
     public var isBluetoothPasskey: Bool
-    /// Whether Bluetooth bonds without a passkey ("just works"): `code` is then the device's
-    /// address, and the question is whether to allow it at all.
-    public var asksToAllowDevice: Bool
     /// Whether Confirm (rather than Reject) has the focus.
     public var confirmFocused: Bool
     /// Whether the user answered and the screen waits for the other side.
@@ -61,12 +58,10 @@ public struct PairingPosition: Hashable, Sendable {
 
     /// Creates a position.
     public init(
-        code: String, isBluetoothPasskey: Bool = false, asksToAllowDevice: Bool = false, confirmFocused: Bool = true,
-        answered: Bool = false
+        code: String, isBluetoothPasskey: Bool = false, confirmFocused: Bool = true, answered: Bool = false
     ) {
         self.code = code
         self.isBluetoothPasskey = isBluetoothPasskey
-        self.asksToAllowDevice = asksToAllowDevice
         self.confirmFocused = confirmFocused
         self.answered = answered
     }

@@ -7,11 +7,9 @@ extension ScreenRenderer {
         let width = metrics.contentWidth
         // Bluetooth's passkey comes first, Relay's code after it: the titles tell the two apart.
         let (title, hintText) =
-            pairing.asksToAllowDevice
-            ? ("Bluetooth pairing", "Allow this device to pair? It shows no passkey")
-            : pairing.isBluetoothPasskey
-                ? ("Bluetooth pairing", "Confirm if the phone shows the same passkey")
-                : ("Pair with phone?", "Confirm if the phone shows the same code")
+            pairing.isBluetoothPasskey
+            ? ("Bluetooth pairing", "Confirm if the phone shows the same passkey")
+            : ("Pair with phone?", "Confirm if the phone shows the same code")
         line(title, style: metrics.title, x: metrics.margin, top: metrics.px(16), maxWidth: width,
              alignment: .center, color: theme.primary, into: &canvas)
         let hint = typesetter.layout(hintText, style: metrics.caption, maxWidth: width, maxLines: 2)
@@ -19,8 +17,7 @@ extension ScreenRenderer {
                         color: theme.secondary, into: &canvas)
 
         let codeTop = metrics.px(44) + hint.height + metrics.px(12)
-        // A device's address is too long for the code's large digits.
-        line(Self.grouped(pairing.code), style: pairing.asksToAllowDevice ? metrics.title : metrics.code, x: metrics.margin,
+        line(Self.grouped(pairing.code), style: metrics.code, x: metrics.margin,
              top: codeTop, maxWidth: width, alignment: .center, color: theme.primary, into: &canvas)
 
         let buttonTop = metrics.height - metrics.margin - metrics.buttonHeight

@@ -65,9 +65,6 @@ public enum UIEvent: Hashable, Sendable {
     case pairingCode(String)
     /// Bluetooth bonding (BlueZ's agent) asks to confirm this 6-digit passkey.
     case bluetoothPasskey(String)
-    /// Bluetooth bonding with no passkey to compare ("just works") asks whether to allow the
-    /// device with this address.
-    case bluetoothDevice(String)
     /// Pairing ended (confirmed on both sides, rejected, or timed out).
     case pairingFinished
     /// An attachment's file is stored on the wearable as a PNG of `width` × `height` pixels;

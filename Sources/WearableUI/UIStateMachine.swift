@@ -70,9 +70,6 @@ public struct UIStateMachine {
         case .bluetoothPasskey(let passkey):
             removeScreens { if case .pairing = $0 { true } else { false } }
             push(.pairing(PairingPosition(code: passkey, isBluetoothPasskey: true)))
-        case .bluetoothDevice(let address):
-            removeScreens { if case .pairing = $0 { true } else { false } }
-            push(.pairing(PairingPosition(code: address, isBluetoothPasskey: true, asksToAllowDevice: true)))
         case .pairingFinished:
             removeScreens { if case .pairing = $0 { true } else { false } }
         case .attachmentStored(let url, let width, let height):

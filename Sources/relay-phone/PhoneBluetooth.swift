@@ -33,8 +33,9 @@ final class PhoneBluetooth: WearableConnector {
         var rawReasons: Set<String> = []
     }
 
-    /// Connects to the system bus and checks that Bluetooth can work (bluetoothd, an adapter);
-    /// throws a ``BluetoothProblem`` saying what is missing.
+    /// Connects to the system bus and checks that Bluetooth can work (bluetoothd, an adapter),
+    /// waiting (saying so once) while bluetoothd or the adapter is not there yet; throws a
+    /// ``BluetoothProblem`` saying what is missing when it cannot come.
     static func start(_ settings: PhoneSettings, log: @escaping @Sendable (String) -> Void) async throws -> PhoneBluetooth {
         var fallback: TransportEndpoint?
         if case .rfcomm = settings.link.endpoint { fallback = settings.link.endpoint }
@@ -59,7 +60,9 @@ final class PhoneBluetooth: WearableConnector {
         }
         let client = BlueZClient(connection: connection)
         do {
-            _ = try await BluetoothProblem.adapter(named: adapter, client: client)
+            _ = try await BluetoothProblem.waitForAdapter(named: adapter, client: client) { problem in
+                log("relay-phone: bluetooth: \(problem); waiting for it")
+            }
         } catch {
             await connection.close()
             throw PhoneError("relay-phone: \(error)")
@@ -154,7 +157,7 @@ final class PhoneBluetooth: WearableConnector {
         // it names one, else to the bonded wearable on Relay's channel.
         let raw = fallback ?? .rfcomm(address: device.address, channel: UInt8(RelayService.defaultChannel))
         guard registrar.isRegistered else {
-            return try await connectRaw(raw, because: "Relay's Bluetooth profile is not registered with bluetoothd")
+            return try await connectRaw(raw, from: adapter, because: "Relay's Bluetooth profile is not registered with bluetoothd")
         }
         handoff.expect(device.path)
         do {
@@ -163,7 +166,7 @@ final class PhoneBluetooth: WearableConnector {
             handoff.forget(device.path)
             log("relay-phone: bluetooth: BlueZ could not connect the profile (\(Self.explain(error))); trying \(raw)")
             do {
-                return try await Transport.connect(to: raw)
+                return try await Transport.connect(to: raw, fromAdapter: adapter.address)
             } catch let rawError {
                 throw PhoneError(
                     "Bluetooth could not connect to \(device.name) (\(device.address)): \(Self.explain(error)); "
@@ -178,11 +181,11 @@ final class PhoneBluetooth: WearableConnector {
         return try await Transport.adopt(descriptor: descriptor, peer: "rfcomm:\(device.address) (\(device.name))")
     }
 
-    /// Connects `endpoint` with a raw RFCOMM socket, saying once (per reason) why.
-    private func connectRaw(_ endpoint: TransportEndpoint, because reason: String) async throws -> FramedConnection {
+    /// Connects `endpoint` with a raw RFCOMM socket from `adapter`, saying once (per reason) why.
+    private func connectRaw(_ endpoint: TransportEndpoint, from adapter: BlueZAdapter, because reason: String) async throws -> FramedConnection {
         let first = state.withLock { state in state.rawReasons.insert(reason).inserted }
-        if first { log("relay-phone: bluetooth: \(reason); connecting \(endpoint) with a raw RFCOMM socket instead") }
-        return try await Transport.connect(to: endpoint)
+        if first { log("relay-phone: bluetooth: \(reason); connecting \(endpoint) from \(adapter.name) with a raw RFCOMM socket instead") }
+        return try await Transport.connect(to: endpoint, fromAdapter: adapter.address)
     }
 
     /// Where the link goes, for the ready line and `peerEndpoint` in status: the configured

@@ -9,24 +9,8 @@ import WearableUI
 final class BondingPrompt: Sendable {
     private struct Waiting {
         let id: Int
-        let question: Question
+        let passkey: String
         let continuation: CheckedContinuation<Bool, Never>
-    }
-
-    /// What the screen asks.
-    enum Question: Sendable, Hashable {
-        /// Whether the phone shows the same passkey.
-        case passkey(String)
-        /// Whether to bond with the device at this address, which has no passkey to compare.
-        case device(String)
-
-        /// What the pairing screen shows for it.
-        var shown: String {
-            switch self {
-            case .passkey(let passkey): passkey
-            case .device(let address): address
-            }
-        }
     }
 
     private let waiting = Mutex<Waiting?>(nil)
@@ -38,27 +22,24 @@ final class BondingPrompt: Sendable {
         self.present = present
     }
 
-    /// The question on the screen now, while it waits for an answer.
-    var question: Question? { waiting.withLock { $0?.question } }
+    /// The passkey on the screen now, while it waits for an answer.
+    var passkey: String? { waiting.withLock { $0?.passkey } }
 
-    /// Shows the question and waits for the person's answer: `true` for Select on Confirm.
+    /// Shows `passkey` and waits for the person's answer: `true` for Select on Confirm.
     /// Answers `false` at once when another request is on the screen, and when the task is
-    /// cancelled (BlueZ's `Cancel`), which also takes the question off the screen.
-    func ask(_ question: Question) async -> Bool {
+    /// cancelled (BlueZ's `Cancel`), which also takes the passkey off the screen.
+    func ask(passkey: String) async -> Bool {
         let id = nextID.add(1, ordering: .relaxed).newValue
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Checked under the lock: a cancellation before this point finds nothing to end.
                 let shown = waiting.withLock { waiting -> Bool in
                     guard waiting == nil, !Task.isCancelled else { return false }
-                    waiting = Waiting(id: id, question: question, continuation: continuation)
+                    waiting = Waiting(id: id, passkey: passkey, continuation: continuation)
                     return true
                 }
                 if shown {
-                    switch question {
-                    case .passkey(let passkey): present([.bluetoothPasskey(passkey)])
-                    case .device(let address): present([.bluetoothDevice(address)])
-                    }
+                    present([.bluetoothPasskey(passkey)])
                 } else {
                     continuation.resume(returning: false)
                 }
@@ -71,11 +52,11 @@ final class BondingPrompt: Sendable {
     }
 
     /// The person's answer on the pairing screen that showed `shown`; `false` when it was not
-    /// this prompt's question (Relay's own code took the screen meanwhile, say): a Select meant
+    /// this prompt's passkey (Relay's own code took the screen meanwhile, say): a Select meant
     /// for Relay's code must never allow a Bluetooth bond. The caller takes the screen down.
     func answer(_ accepted: Bool, shown: String) -> Bool {
         let request = waiting.withLock { waiting -> Waiting? in
-            guard let current = waiting, current.question.shown == shown else { return nil }
+            guard let current = waiting, current.passkey == shown else { return nil }
             waiting = nil
             return current
         }

@@ -44,8 +44,10 @@ final class WearableBluetooth: Sendable {
         (visibilityChanges, visibilityChanged) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Connects to the system bus and checks for bluetoothd and the adapter, before the agent
-    /// opens anything else; throws what is missing and how to run without Bluetooth.
+    /// Connects to the system bus and finds the adapter, before the agent opens anything else;
+    /// waits (saying so once) while bluetoothd or the adapter is not there yet, and throws what
+    /// is missing and how to run without Bluetooth when it cannot come (no system bus, no
+    /// Bluetooth in the kernel).
     static func check(adapter: String?, channel: UInt16, log: @escaping @Sendable (String) -> Void) throws -> WearableBluetooth {
         try Blocking.run {
             let connection: DBusConnection
@@ -56,7 +58,9 @@ final class WearableBluetooth: Sendable {
             }
             let client = BlueZClient(connection: connection)
             do {
-                let (found, _) = try await BluetoothProblem.adapter(named: adapter, client: client)
+                let (found, _) = try await BluetoothProblem.waitForAdapter(named: adapter, client: client) { problem in
+                    log("relay-wearable: bluetooth: \(problem); waiting for it")
+                }
                 if !found.powered { log("relay-wearable: bluetooth: \(BluetoothProblem.adapterOff(found.name))") }
                 return WearableBluetooth(client: client, adapter: found, channel: channel, log: log)
             } catch {
@@ -81,7 +85,7 @@ final class WearableBluetooth: Sendable {
         self.registrar.withLock { $0 = registrar }
         let agent = PairingAgent(
             path: Self.agentPath,
-            decide: { [log] request in await Self.decide(request, link: link, bonding: bonding, log: log) },
+            decide: { [adapter, log] request in await Self.decide(request, adapter: adapter, link: link, bonding: bonding, log: log) },
             observe: { [log] in log("relay-wearable: " + $0) })
         let client = client
         let log = log
@@ -103,7 +107,8 @@ final class WearableBluetooth: Sendable {
             }
         }
         let visibilityTask = Task { [self] in await keepVisibility() }
-        tasks.withLock { $0 += [registering, agentTask, visibilityTask] }
+        let powerTask = Task { [self] in await followPower() }
+        tasks.withLock { $0 += [registering, agentTask, visibilityTask, powerTask] }
         wantsVisible.withLock { $0 = Self.waitsForPairing(link) }
         visibilityChanged.yield()
         let settled = try? Blocking.run {
@@ -119,31 +124,25 @@ final class WearableBluetooth: Sendable {
         }
     }
 
-    /// A bonding request: refused at once once paired (unpair first); else BlueZ's passkey on
-    /// the pairing screen until Select or Back, or until bluetoothd cancels the request.
+    /// A bonding request: refused at once unless ``BondingRule`` lets the person decide, and
+    /// then BlueZ's passkey on the pairing screen until Select or Back, or until bluetoothd
+    /// cancels the request.
     private static func decide(
-        _ request: PasskeyRequest, link: WearableLink, bonding: BondingPrompt, log: @Sendable (String) -> Void
+        _ request: PasskeyRequest, adapter: BlueZAdapter, link: WearableLink, bonding: BondingPrompt,
+        log: @Sendable (String) -> Void
     ) async -> Bool {
         let from = "bluetooth: bonding request from \(BluetoothAddress(devicePath: request.device)?.description ?? request.device)"
-        guard link.status.state == "unpaired" else {
-            log("relay-wearable: \(from): rejected (already paired; unpair first)")
+        switch BondingRule.decide(request, adapterPath: adapter.path, isPaired: link.status.state != "unpaired") {
+        case .refuse(let reason):
+            log("relay-wearable: \(from): refused, \(reason)")
             return false
-        }
-        guard let passkey = request.passkeyText else {
-            // "Just works" has no passkey to compare, but a bond is still the user's to allow:
-            // the device's address goes on the screen instead.
-            let address = BluetoothAddress(devicePath: request.device)?.description ?? request.device
-            log("relay-wearable: \(from) without a passkey: shown on the screen; Select allows, Back refuses")
-            let accepted = await bonding.ask(.device(address))
-            let outcome = accepted ? "allowed" : Task.isCancelled ? "cancelled by bluetoothd" : "refused"
-            log("relay-wearable: bluetooth: bonding with \(address): \(outcome)")
+        case .ask(let passkey):
+            log("relay-wearable: \(from), passkey \(passkey): shown on the screen; Select confirms, Back rejects")
+            let accepted = await bonding.ask(passkey: passkey)
+            let outcome = accepted ? "accepted" : Task.isCancelled ? "cancelled by bluetoothd" : "rejected"
+            log("relay-wearable: bluetooth: passkey \(passkey): \(outcome)")
             return accepted
         }
-        log("relay-wearable: \(from), passkey \(passkey): shown on the screen; Select confirms, Back rejects")
-        let accepted = await bonding.ask(.passkey(passkey))
-        let outcome = accepted ? "accepted" : Task.isCancelled ? "cancelled by bluetoothd" : "rejected"
-        log("relay-wearable: bluetooth: passkey \(passkey): \(outcome)")
-        return accepted
     }
 
     /// The registration's first settled state (registered or refused), or `nil` after `limit`.
@@ -259,6 +258,20 @@ final class WearableBluetooth: Sendable {
     /// Whether `link` has no partner yet (so the adapter should be visible).
     static func waitsForPairing(_ link: WearableLink) -> Bool {
         ["unpaired", "pairing"].contains(link.status.state)
+    }
+
+    /// Says when the adapter's radio goes off and what to do, and applies the wanted visibility
+    /// again when it comes back on: bluetoothd does not make a powered-off adapter discoverable.
+    private func followPower() async {
+        guard let changes = try? await client.powerChanges(adapter: adapter.path) else { return }
+        for await powered in changes {
+            if powered {
+                log("relay-wearable: bluetooth: \(adapter.name) is on")
+                visibilityChanged.yield()
+            } else {
+                log("relay-wearable: bluetooth: \(BluetoothProblem.adapterOff(adapter.name))")
+            }
+        }
     }
 
     /// Applies the wanted visibility, one change at a time, again after bluetoothd restarts.

@@ -314,11 +314,7 @@ final class WearableRuntime {
         }
         // The code on the pairing screen, and whether it is BlueZ's bonding passkey.
         if case .pairing(let position) = machine.state.screen { values["pairingCode"] = .string(position.code) }
-        switch bonding.question {
-        case .passkey(let passkey)?: values["bluetoothPasskey"] = .string(passkey)
-        case .device(let address)?: values["bluetoothDevice"] = .string(address)
-        case nil: break
-        }
+        if let passkey = bonding.passkey { values["bluetoothPasskey"] = .string(passkey) }
         if let peer = linkStatus.peerName { values["peer"] = .string(peer) }
         if let partner = linkStatus.partnerFingerprint { values["partnerFingerprint"] = .string(partner) }
         if let since = linkStatus.connectedSince { values["connectedSeconds"] = .int(Int(Date().timeIntervalSince(since))) }

@@ -129,6 +129,31 @@ import Testing
         #expect(BluetoothProblem.noBluetoothd.description.contains("--transport loopback"))
         #expect(BluetoothProblem.noKernelSupport.description.contains("AF_BLUETOOTH"))
     }
+
+    @Test func waitsForBluetoothdAndItsAdapterSayingEachProblemOnce() async throws {
+        try await withPrivateBus { bus in
+            let client = BlueZClient(connection: try await bus.connect())
+            let told = EventLog<BluetoothProblem>()
+            let search = Task {
+                try await BluetoothProblem.waitForAdapter(
+                    named: nil, client: client, every: .milliseconds(50), kernelSupportsBluetooth: { true },
+                    waiting: { told.append([$0]) })
+            }
+            #expect(await told.wait { $0 == [.noBluetoothd] })
+            try await withBlueZMock(on: bus) { mock in
+                #expect(await told.wait { $0 == [.noBluetoothd, .noAdapter(nil)] })
+                try await mock.addAdapter()
+                let (adapter, _) = try await search.value
+                #expect(adapter.name == "hci0")
+            }
+            #expect(told.elements == [.noBluetoothd, .noAdapter(nil)])
+            // Without the kernel's Bluetooth there is nothing to wait for.
+            await #expect(throws: BluetoothProblem.noKernelSupport) {
+                _ = try await BluetoothProblem.waitForAdapter(
+                    named: nil, client: client, kernelSupportsBluetooth: { false }, waiting: { _ in })
+            }
+        }
+    }
 }
 
 /// One side's bus connection, its registered profile and what the profile received.

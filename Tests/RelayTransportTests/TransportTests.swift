@@ -4,7 +4,7 @@ import RelayCore
 import RelayLink
 import RelaySystem
 import RelayTestSupport
-import RelayTransport
+@testable import RelayTransport
 import RelayWire
 import Testing
 
@@ -144,6 +144,16 @@ import Testing
         } throws: { error in
             "\(error)".contains("not a loopback address")
         }
+    }
+
+    @Test func rfcommConnectFailuresSayWhatToDo() {
+        let refusedKeys = RFCOMMSocket.failure(EACCES, channel: 22)
+        #expect(refusedKeys.contains("refused this phone's Bluetooth keys") && refusedKeys.contains("relayctl pair"))
+        #expect(RFCOMMSocket.failure(ECONNREFUSED, channel: 22).contains("nothing listens on RFCOMM channel 22"))
+        #expect(RFCOMMSocket.failure(EHOSTDOWN, channel: 22).contains("is it on, in range"))
+        #expect(RFCOMMSocket.failure(EAGAIN, channel: 22).contains("no answer within"))
+        // Anything else keeps the system's words.
+        #expect(RFCOMMSocket.failure(ENOMEM, channel: 22) == SystemError.describe(ENOMEM))
     }
 
     @Test func rfcommWithoutBluetoothSaysSoAndSuggestsLoopback() async throws {

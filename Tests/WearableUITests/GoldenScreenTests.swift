@@ -124,18 +124,4 @@ import WearableUI
         relay.feed(.pairingCode("482915"))
         #expect(try GoldenImage.screenshot(of: machine) != GoldenImage.screenshot(of: relay))
     }
-
-    @Test("bonding without a passkey asks whether to allow the device, by its address")
-    func bluetoothDevice() throws {
-        var machine = try makeMachine()
-        machine.feed(.bluetoothDevice("00:1A:7D:DA:71:13"))
-        guard case .pairing(let position) = machine.state.screen else {
-            Issue.record("not on the pairing screen: \(machine.state.screen)")
-            return
-        }
-        #expect(position.asksToAllowDevice && position.code == "00:1A:7D:DA:71:13")
-        try GoldenImage.check("pairing-bluetooth-device", machine)
-        // Select answers it as it answers a passkey.
-        #expect(machine.handle(.key(.select)).contains(.confirmPairing(true, code: "00:1A:7D:DA:71:13")))
-    }
 }

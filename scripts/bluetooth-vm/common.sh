@@ -1,8 +1,8 @@
-# Sourced by phone.sh and wearable.sh, which guest.sh runs at once in the Bluetooth VM, each
-# side on its own controller: helpers, and how the two sides meet.
+# Sourced by phone.sh, wearable.sh and stranger.sh, which guest.sh runs at once in the Bluetooth
+# VM, each side on its own controller: helpers, and how the sides meet.
 #
-# Environment: OUT (the folder shared with the host), BIN (the built executables), ROLE (phone
-# or wearable), ADAPTER (this side's controller: hci0 or hci1).
+# Environment: OUT (the folder shared with the host), BIN (the built executables), ROLE (phone,
+# wearable or stranger), ADAPTER (this side's controller: hci0, hci1 or hci2).
 set -uo pipefail
 : "${OUT:?set OUT to a folder shared with the host}" "${BIN:?set BIN to the folder of the built executables}" "${ROLE:?}" "${ADAPTER:?}"
 export PATH="$BIN:$PATH"
@@ -18,6 +18,7 @@ log() { echo "[$(date +%T) $ROLE] $*" | tee -a "$OUT/rig-$ROLE.log"; }
 pass() { echo "PASS $ROLE: $*" >>"$SUMMARY"; log "PASS $*"; }
 fail() { echo "FAIL $ROLE: $*" >>"$SUMMARY"; log "FAIL $*"; failures=$((failures + 1)); }
 
+# The side whose end makes waiting pointless: the phone leads, the others follow it.
 OTHER=$([ "$ROLE" = phone ] && echo wearable || echo phone)
 # Waits (polling every 0.2 s, bounded by $1 seconds) until the command after it succeeds; gives
 # up at once when the other side has finished, since what is waited for can no longer come.
@@ -52,11 +53,15 @@ adapter_property() {
 }
 
 finish() {
-    log "collecting status"
-    relayctl status --control-socket "$CONTROL" $([ "$ROLE" = phone ] && echo --phone) >"$OUT/$ROLE-status.txt" 2>&1
-    kill "${PIDS[@]}" 2>/dev/null
-    sleep 1
-    kill -9 "${PIDS[@]}" 2>/dev/null
+    if [ "$ROLE" != stranger ]; then
+        log "collecting status"
+        relayctl status --control-socket "$CONTROL" $([ "$ROLE" = phone ] && echo --phone) >"$OUT/$ROLE-status.txt" 2>&1
+    fi
+    if [ ${#PIDS[@]} -gt 0 ]; then
+        kill "${PIDS[@]}" 2>/dev/null
+        sleep 1
+        kill -9 "${PIDS[@]}" 2>/dev/null
+    fi
     echo "failures: $failures" >>"$SUMMARY"
     log "done, $failures failure(s)"
     signal "finished-$ROLE"

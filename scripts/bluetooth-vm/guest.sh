@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs inside the Bluetooth VM (scripts/bluetooth.sh boots it): the kernel's Bluetooth stack,
-# two virtual BR/EDR controllers from btvirt on one virtual air, one bluetoothd, then the two
-# sides at once, each in its own script: the phone on hci0 (phone.sh), the wearable on hci1
-# (wearable.sh). Everything they leave is in $OUT (a folder shared with the host); this script
-# joins their summaries into summary.txt.
+# three virtual BR/EDR controllers from btvirt on one virtual air, one bluetoothd, then the
+# three sides at once, each in its own script: the phone on hci0 (phone.sh), the wearable on
+# hci1 (wearable.sh), and a stranger on hci2 (stranger.sh) that tries to get in. Everything they
+# leave is in $OUT (a folder shared with the host); this script joins their summaries into
+# summary.txt.
 #
 # Environment: OUT (the shared folder), BIN (the folder of the built relay executables).
 set -uo pipefail
@@ -22,18 +23,19 @@ log "kernel $(uname -r): loading Bluetooth"
 modprobe bluetooth && modprobe hci_vhci && modprobe rfcomm || bring_up_failed "the kernel's Bluetooth modules did not load"
 mkdir -p /run/dbus /var/lib/bluetooth
 dbus-daemon --system --fork --nopidfile || bring_up_failed "the system bus did not start"
-btvirt -B -l2 >"$OUT/btvirt.log" 2>&1 &
+btvirt -B -l3 >"$OUT/btvirt.log" 2>&1 &
 pids=($!)
-until_true 30 bash -c '[ "$(btmgmt info 2>/dev/null | grep -c "^hci[0-9]")" -ge 2 ]' || bring_up_failed "btvirt's two controllers did not appear"
+until_true 30 bash -c '[ "$(btmgmt info 2>/dev/null | grep -c "^hci[0-9]")" -ge 3 ]' || bring_up_failed "btvirt's three controllers did not appear"
 btmon -w "$OUT/btmon.snoop" >/dev/null 2>&1 &
 pids+=($!)
+# The wearable's side restarts it (wearable.sh), so it is ended by name at the end.
 /usr/libexec/bluetooth/bluetoothd -n -E >"$OUT/bluetoothd.log" 2>&1 &
-pids+=($!)
 until_true 30 busctl --system status org.bluez || bring_up_failed "bluetoothd did not come up on the system bus"
-for index in 0 1; do btmgmt --index $index power on >/dev/null; done
+for index in 0 1 2; do btmgmt --index $index power on >/dev/null; done
 btmgmt --index 0 name relay-vm-phone >/dev/null
 btmgmt --index 1 name relay-vm-wearable >/dev/null
-for adapter in hci0 hci1; do
+btmgmt --index 2 name relay-vm-stranger >/dev/null
+for adapter in hci0 hci1 hci2; do
     until_true 20 bash -c "[ \"\$(busctl --system get-property org.bluez /org/bluez/$adapter org.bluez.Adapter1 Powered)\" = 'b true' ]" ||
         bring_up_failed "$adapter did not power on"
 done
@@ -41,12 +43,20 @@ log "controllers up, bluetoothd on the system bus"
 
 ROLE=wearable ADAPTER=hci1 bash "$here/wearable.sh" &
 wearable=$!
+ROLE=stranger ADAPTER=hci2 bash "$here/stranger.sh" &
+stranger=$!
 ROLE=phone ADAPTER=hci0 bash "$here/phone.sh"
-wait $wearable
+wait $wearable $stranger
 kill "${pids[@]}" 2>/dev/null
+pkill -x bluetoothd
 dmesg >"$OUT/dmesg.txt" 2>&1
+sides=("$OUT/summary-phone.txt" "$OUT/summary-wearable.txt" "$OUT/summary-stranger.txt")
 {
-    cat "$OUT/summary-phone.txt" "$OUT/summary-wearable.txt" 2>/dev/null | grep -v '^failures:'
-    echo "failures: $(cat "$OUT/summary-phone.txt" "$OUT/summary-wearable.txt" | grep -c '^FAIL')"
-} >"$summary"
+    cat "${sides[@]}" 2>/dev/null | grep -v '^failures:'
+    for side in "${sides[@]}"; do
+        grep -q '^failures:' "$side" 2>/dev/null || echo "FAIL $(basename "$side" .txt): the side's script did not finish"
+    done
+} >"$summary.part"
+{ cat "$summary.part"; echo "failures: $(grep -c '^FAIL' "$summary.part")"; } >"$summary"
+rm -f "$summary.part"
 log "done: $(tail -n 1 "$summary")"

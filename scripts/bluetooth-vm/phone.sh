@@ -14,11 +14,16 @@ SESSION=$(dbus-daemon --session --fork --print-address=1 --nopidfile)
 export DBUS_SESSION_BUS_ADDRESS=$SESSION
 export XDG_CONFIG_HOME=$RUN/config
 mkdir -p "$XDG_CONFIG_HOME"
-relay-phone --transport rfcomm --adapter "$ADAPTER" --bus "$SESSION" --control-socket "$CONTROL" \
-    --state-directory "$RUN/phone-state" --device-name vm-phone >"$OUT/relay-phone.log" 2>&1 &
-PHONE=$!
-PIDS+=($PHONE)
-until_true 120 grep -q '^ready:' "$OUT/relay-phone.log" || { fail "relay-phone did not become ready"; finish; }
+# Starts relay-phone (again after a stop, on the same state), its log in $OUT/relay-phone$1.log;
+# succeeds once it is ready.
+start_phone() {
+    relay-phone --transport rfcomm --adapter "$ADAPTER" --bus "$SESSION" --control-socket "$CONTROL" \
+        --state-directory "$RUN/phone-state" --device-name vm-phone >"$OUT/relay-phone${1:-}.log" 2>&1 &
+    PHONE=$!
+    PIDS+=($PHONE)
+    until_true 120 grep -q '^ready:' "$OUT/relay-phone${1:-}.log"
+}
+start_phone || { fail "relay-phone did not become ready"; finish; }
 
 # --- Pairing: found by Relay's service UUID, bonded with numeric comparison, then Relay's code.
 relayctl pair --yes --phone-socket "$CONTROL" --adapter "$ADAPTER" --timeout 60 >"$OUT/relayctl-pair.log" 2>&1 </dev/null
@@ -114,6 +119,29 @@ else
     fail "kill -9: the wearable's side did not kill relay-wearable"
 fi
 
+# --- bluetoothd restarted on the wearable's side. Here both sides share it, and both agents
+# would register Relay's UUID with the new one at once, the second refused (see the top), so
+# relay-phone is stopped over the restart, as if only the wearable's bluetoothd had restarted,
+# and started again after it.
+kill "$PHONE"
+( sleep 30 && kill -9 "$PHONE" 2>/dev/null ) &
+wait "$PHONE" 2>/dev/null
+kill $! 2>/dev/null
+signal restart-bluetoothd
+if RESTARTED_AT=$(await bluetoothd-restarted 180); then
+    start_phone -2 || fail "relay-phone did not become ready again"
+    post_while_apart "After the restart" 2
+    if until_true 120 is link connected; then
+        pass "bluetoothd restart: the link is back $(elapsed "$RESTARTED_AT") s after relay-wearable registered again"
+    else
+        fail "bluetoothd restart: no link 120 s after bluetoothd came back ($(field link): $(field lastError))"
+    fi
+    signal restart-posted 2
+    await wearable-caught-up-restart 180 >/dev/null || fail "the wearable never reported catching up after the restart"
+else
+    fail "bluetoothd restart: the wearable's side did not restart bluetoothd"
+fi
+
 # --- The idle link (RELAY_BT_IDLE_SECONDS, 0 by default): ACL packets each controller sent while
 # nothing happened, from the kernel's counters, scaled to an hour (budget: 60 frames each way).
 acl_sent() { hciconfig "$1" | sed -n 's/.*TX bytes:[0-9]* acl:\([0-9]*\).*/\1/p'; }
@@ -129,6 +157,17 @@ if [ "${IDLE_SECONDS:-0}" -gt 0 ] && is link connected; then
     fi
 fi
 
+# --- A stranger tries to connect while the two are paired (stranger.sh): the link stays. The
+# stranger comes last, here and after unpairing: bluetoothd on its side can try to bond again
+# tens of seconds later, and no other scenario should meet that.
+signal stranger-try-paired
+if await stranger-tried-paired 120 >/dev/null; then
+    is link connected && pass "stranger: the link stayed up while a stranger tried to connect" ||
+        fail "stranger: the link is $(field link) after a stranger tried to connect"
+else
+    fail "the stranger's side never finished its tries while paired"
+fi
+
 # --- Unpairing, from the phone: relayctl reaches only relay-phone here, as on two boards (the
 # wearable's control socket is elsewhere); the wearable must learn it over the link.
 bonded_here() { [ "$(busctl --system get-property org.bluez "/org/bluez/$ADAPTER/dev_${WEARABLE_ADDRESS//:/_}" org.bluez.Device1 Paired 2>/dev/null)" = "b true" ]; }
@@ -140,4 +179,7 @@ else
 fi
 signal phone-unpaired "$ADDRESS"
 await wearable-forgot 120 >/dev/null || fail "unpair: the wearable never reported what it did"
+# The stranger tries the unpaired wearable (stranger.sh); the wearable's side checks its log.
+signal stranger-try-unpaired
+await wearable-checked-stranger 300 >/dev/null || fail "the wearable's side never checked the stranger's tries"
 finish

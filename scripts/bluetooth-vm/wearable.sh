@@ -12,15 +12,23 @@ start_wearable() {
     WEARABLE=$!
     PIDS+=($WEARABLE)
 }
+# The adapter is off when relay-wearable starts: it says so, and carries on once it is on.
+btmgmt --index "${ADAPTER#hci}" power off >/dev/null
 start_wearable
 until_true 120 grep -q '^ready:' "$OUT/relay-wearable.log" || { fail "relay-wearable did not become ready"; finish; }
+if grep -q "the Bluetooth adapter $ADAPTER is off; turn it on (bluetoothctl power on)" "$OUT/relay-wearable.log"; then
+    pass "adapter off at start-up: relay-wearable said so: $(grep -o "the Bluetooth adapter $ADAPTER is off.*" "$OUT/relay-wearable.log" | head -n 1)"
+else
+    fail "adapter off at start-up: relay-wearable did not say so"
+fi
+btmgmt --index "${ADAPTER#hci}" power on >/dev/null
 if grep '^ready:' "$OUT/relay-wearable.log" | grep -q "RFCOMM channel 22 of $ADAPTER ([0-9A-F:]*)," && is profileRegistered 1; then
     pass "relay-wearable registered Relay's profile on RFCOMM channel 22 with bluetoothd"
 else
     fail "relay-wearable's ready line does not name channel 22: $(grep '^ready:' "$OUT/relay-wearable.log")"
 fi
 if until_true 20 bash -c '[ "$(busctl --system get-property org.bluez /org/bluez/$ADAPTER org.bluez.Adapter1 Discoverable)" = "b true" ]'; then
-    pass "unpaired, relay-wearable made its adapter discoverable (pairable: $(adapter_property Pairable))"
+    pass "unpaired, relay-wearable made its adapter discoverable once it was on (pairable: $(adapter_property Pairable))"
 else
     fail "unpaired, the adapter is not discoverable: $(adapter_property Discoverable)"
 fi
@@ -126,6 +134,51 @@ if await power-off 600 >/dev/null; then
         fail "alerts: $((ALERTS_AFTER - ALERTS_BEFORE)) alert(s) for the 5 notifications that waited on the phone"
     fi
     signal wearable-caught-up
+
+    # bluetoothd restarted: it forgets profiles, agents and settings, and powers the
+    # controllers down and up; relay-wearable must register again and stay hidden.
+    if await restart-bluetoothd 300 >/dev/null; then
+        registrations() { grep -c "registered with bluetoothd" "$OUT/relay-wearable-2.log"; }
+        hidden() { [ "$(adapter_property Discoverable)" = false ] && [ "$(adapter_property Powered)" = true ]; }
+        BEFORE=$(registrations)
+        pkill -x bluetoothd
+        until_true 30 eval '! busctl --system status org.bluez' || fail "bluetoothd did not stop"
+        /usr/libexec/bluetooth/bluetoothd -n -E >"$OUT/bluetoothd-2.log" 2>&1 &
+        if until_true 30 busctl --system status org.bluez && until_true 60 eval '[ "$(registrations)" -gt "$BEFORE" ]' &&
+            until_true 30 hidden && ! grep -q "agent could not be registered" "$OUT/relay-wearable-2.log"; then
+            pass "bluetoothd restart: relay-wearable registered its profile and agent with the new bluetoothd; the adapter is powered and hidden"
+        else
+            fail "bluetoothd restart: relay-wearable did not register again (powered $(adapter_property Powered), discoverable $(adapter_property Discoverable)): $(tail -n 3 "$OUT/relay-wearable-2.log" | tr '\n' '|')"
+        fi
+        # bluetoothd absent when relay-wearable starts (a board whose services start at once):
+        # it says so once, waits, and carries on when bluetoothd comes.
+        kill "$WEARABLE"
+        ( sleep 30 && kill -9 "$WEARABLE" 2>/dev/null ) &
+        wait "$WEARABLE" 2>/dev/null
+        kill $! 2>/dev/null
+        pkill -x bluetoothd
+        until_true 30 eval '! busctl --system status org.bluez' || fail "bluetoothd did not stop"
+        start_wearable -3
+        if until_true 60 grep -q "bluetoothd (org.bluez) is not on the system bus.*waiting for it" "$OUT/relay-wearable-3.log"; then
+            pass "bluetoothd absent: relay-wearable said so and waited: $(grep -o "bluetoothd (org.bluez) is not on the system bus.*" "$OUT/relay-wearable-3.log")"
+        else
+            fail "bluetoothd absent: relay-wearable did not say it waits: $(tr '\n' '|' <"$OUT/relay-wearable-3.log")"
+        fi
+        /usr/libexec/bluetooth/bluetoothd -n -E >"$OUT/bluetoothd-3.log" 2>&1 &
+        if until_true 120 grep -q '^ready:' "$OUT/relay-wearable-3.log" && until_true 30 hidden; then
+            pass "bluetoothd absent: once bluetoothd came, relay-wearable registered and became ready, hidden as paired"
+        else
+            fail "bluetoothd absent: relay-wearable did not become ready after bluetoothd came: $(tail -n 3 "$OUT/relay-wearable-3.log" | tr '\n' '|')"
+        fi
+        signal bluetoothd-restarted "$(date +%s.%N)"
+        COUNT=$(await restart-posted 300)
+        if until_true 120 arrived_once "After the restart" "${COUNT:-2}" && arrived_once "While killed" 2 && arrived_once "While apart" 3; then
+            pass "bluetoothd restart: the $COUNT notifications posted meanwhile arrived, each once, and nothing was doubled"
+        else
+            fail "bluetoothd restart: the notifications did not each arrive once: $(relayctl notifications --json --control-socket "$CONTROL" | tr -d '\n' | head -c 400)"
+        fi
+        signal wearable-caught-up-restart
+    fi
 fi
 
 # --- Unpairing from the phone, learnt over the link.
@@ -138,6 +191,24 @@ if PHONE_ADDRESS=$(await phone-unpaired 900); then
         fail "unpair: link $(field link), discoverable $(adapter_property Discoverable)"
     fi
     signal wearable-forgot
+fi
+
+# --- A stranger (stranger.sh) tried while this side was paired, and now while it is unpaired:
+# relay-wearable refuses its just-works bond and never gets a connection from it.
+# (grep reads the logs itself: with pipefail, `cat | grep -q` fails when grep stops early.)
+if STRANGER=$(await stranger-tried-unpaired 600); then
+    if grep -q "bonding request from $STRANGER: refused, no passkey to compare" "$OUT"/relay-wearable*.log; then
+        pass "stranger: relay-wearable refused its just-works bond and logged why: $(grep -ho "refused, no passkey to compare[^:]*" "$OUT"/relay-wearable*.log | head -n 1)"
+    else
+        fail "stranger: relay-wearable did not log refusing the stranger's bond"
+    fi
+    if grep -q "connection from .*dev_${STRANGER//:/_}" "$OUT"/relay-wearable*.log; then
+        fail "stranger: relay-wearable was handed a connection from the stranger"
+    else
+        pass "stranger: no connection from the stranger reached relay-wearable, paired or unpaired"
+    fi
+    [ -z "$(field bluetoothPasskey)" ] || fail "stranger: a passkey is on the wearable's screen after the stranger's tries"
+    signal wearable-checked-stranger
 fi
 
 await finished-phone $((300 + ${IDLE_SECONDS:-0})) >/dev/null
