@@ -77,7 +77,7 @@ public struct LinkConnectionDriver: Sendable {
                 }
             }
         } catch {
-            outcome = .failed(.peerClosed("the connection failed: \(error)"))
+            outcome = .failed(.transport(FailureCause(error)))
         }
         switch outcome {
         case .failed(let failure): logger.warning("link closed: \(failure)")

@@ -60,7 +60,7 @@ struct LinkEventLoop {
         do {
             logs = try await driver.delegate.loadLogs()
         } catch {
-            return .failed(.protocolViolation("could not load the stored logs: \(error)"))
+            return .failed(.localStorage(operation: "load the stored logs", cause: FailureCause(error)))
         }
         var session = LinkSession(
             link: link, hello: driver.hello, logs: logs,
@@ -141,7 +141,7 @@ struct LinkEventLoop {
             // An entry persisted before the session loaded the logs is already in them.
             guard seq >= session.nextOutboundSeq else { return nil }
             guard seq == session.nextOutboundSeq else {
-                return .failed(.protocolViolation("the owner appended entry \(seq), but the log expects \(session.nextOutboundSeq)"))
+                return .failed(.localViolation("the owner appended entry \(seq), but the log expects \(session.nextOutboundSeq)"))
             }
             let result = try await carryOut(session.enqueue(body), session: &session, state: &state)
             if let outcome = result.outcome { return try await finish(result.frames, outcome, &state) }
@@ -188,7 +188,7 @@ struct LinkEventLoop {
             try await driver.delegate.apply(entries)
             return nil
         } catch {
-            return .failed(.protocolViolation("could not persist: \(error)"))
+            return .failed(.localStorage(operation: "store the entries taken in", cause: FailureCause(error)))
         }
     }
 
@@ -208,30 +208,35 @@ struct LinkEventLoop {
         _ actions: [LinkSession.Action], session: inout LinkSession, state: inout SessionState
     ) async throws -> (frames: [Data], outcome: LinkConnectionDriver.Outcome?) {
         var frames: [Data] = []
-        do {
-            for action in actions {
-                switch action {
-                case .send(let frame): frames.append(frame)
-                case .peerHello(let hello):
-                    if let failure = await store(&state) { return (frames, failure) }
-                    await driver.delegate.connected(peer: hello, link: state.identity)
-                case .peerLogReset(let epoch):
-                    if let failure = await store(&state) { return (frames, failure) }
+        for action in actions {
+            switch action {
+            case .send(let frame): frames.append(frame)
+            case .peerHello(let hello):
+                if let failure = await store(&state) { return (frames, failure) }
+                await driver.delegate.connected(peer: hello, link: state.identity)
+            case .peerLogReset(let epoch):
+                if let failure = await store(&state) { return (frames, failure) }
+                do {
                     try await driver.delegate.peerLogReset(epoch: epoch)
-                case .deliver(let seq, let body):
-                    // Counted as applied at once, so the next frame is checked against it; stored
-                    // (with the others of this read) before anything is written.
-                    state.deliveries.append(InboundEntry(seq: seq, body: body))
-                    session.applied(seq)
-                case .message(let body):
-                    if let failure = await store(&state) { return (frames, failure) }
-                    await driver.delegate.received(body)
-                case .acknowledged(let seq): try await driver.delegate.acknowledged(through: seq)
-                case .failed(let reason): return (frames, .failed(reason))
+                } catch {
+                    return (frames, .failed(.localStorage(operation: "store the peer's new log epoch", cause: FailureCause(error))))
                 }
+            case .deliver(let seq, let body):
+                // Counted as applied at once, so the next frame is checked against it; stored
+                // (with the others of this read) before anything is written.
+                state.deliveries.append(InboundEntry(seq: seq, body: body))
+                session.applied(seq)
+            case .message(let body):
+                if let failure = await store(&state) { return (frames, failure) }
+                await driver.delegate.received(body)
+            case .acknowledged(let seq):
+                do {
+                    try await driver.delegate.acknowledged(through: seq)
+                } catch {
+                    return (frames, .failed(.localStorage(operation: "remove the entries the peer acknowledged", cause: FailureCause(error))))
+                }
+            case .failed(let reason): return (frames, .failed(reason))
             }
-        } catch {
-            return (frames, .failed(.protocolViolation("could not persist: \(error)")))
         }
         return (frames, nil)
     }

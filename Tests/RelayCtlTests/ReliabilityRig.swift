@@ -182,9 +182,9 @@ final class Rig: Sendable {
     }
 
     /// Lines in which a link ended for a reason other than a drop or a kill: a protocol
-    /// violation, a failure to persist, a gap in a log.
+    /// violation, a failure to persist (or another rule this side broke), a gap in a log.
     func linkFailures() -> [String] {
-        let symptoms = ["protocol violation", "could not persist", "could not store", "is the last applied"]
+        let symptoms = ["protocol violation", "this side could not", "broke the session's rules", "could not store", "is the last applied"]
         return agents.withLock { $0.lives }.flatMap { agent in
             agent.lines.elements.filter { line in symptoms.contains { line.contains($0) } }.map { "\(agent.name): \($0)" }
         }

@@ -22,12 +22,15 @@ final class MemoryDelegate: LinkDelegate {
     let epoch: UInt64
     let state = Mutex(State())
     let expecting: Int
+    /// What storing an entry throws, as a full disk would; `nil` stores.
+    let storageFailure: (any Error)?
     let done: AsyncStream<Void>.Continuation
     let finished: AsyncStream<Void>
 
-    init(epoch: UInt64, expecting: Int) {
+    init(epoch: UInt64, expecting: Int, storageFailure: (any Error)? = nil) {
         self.epoch = epoch
         self.expecting = expecting
+        self.storageFailure = storageFailure
         (finished, done) = AsyncStream<Void>.makeStream()
     }
 
@@ -49,6 +52,7 @@ final class MemoryDelegate: LinkDelegate {
     }
 
     func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws {
+        if let storageFailure { throw storageFailure }
         let count = state.withLock { state -> Int in
             if case .change(let change) = body, case .upsert(let upsert)? = change.kind { state.received.append(upsert.key) }
             state.applied = seq
@@ -145,6 +149,44 @@ func connectedPair(socketBuffer: Int32? = nil) async throws -> (FramedConnection
         #expect(received == Array(1...300))
         let lines = logs.lines.withLock { $0 }
         #expect(lines.contains { $0.contains("link established") })
+    }
+
+    /// A disk that cannot take an entry.
+    struct DiskFull: Error, CustomStringConvertible {
+        var description: String { "no space left on the device" }
+    }
+
+    @Test func aLocalStorageFailureKeepsItsCauseBlamesThisSideAndAcknowledgesNothing() async throws {
+        let (phoneEnd, wearableEnd) = try await connectedPair()
+        let phoneStore = MemoryDelegate(epoch: 1, expecting: 0)
+        let logs = LogRecorder()
+        let phone = LinkConnectionDriver(
+            role: .initiator(.session(partnerKey: wearableKey.publicKey)), localKey: phoneKey, hello: .with { $0.role = .phone },
+            delegate: phoneStore, logger: LogRecorder().logger)
+        let wearable = LinkConnectionDriver(
+            role: .responder(.init(pairable: false, partnerKey: phoneKey.publicKey)), localKey: wearableKey,
+            hello: .with { $0.role = .wearable }, delegate: MemoryDelegate(epoch: 2, expecting: 1, storageFailure: DiskFull()),
+            logger: logs.logger)
+        let (commands, send) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
+        let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
+        async let phoneOutcome = phone.run(phoneEnd, commands: commands)
+        async let wearableOutcome = wearable.run(wearableEnd, commands: idle)
+        let body = Relay_V1_Envelope.OneOf_Body.change(.with { $0.upsert = .with { $0.key = 1; $0.revision = 1 } })
+        send.yield(.append(seq: phoneStore.persist(body), body: body))
+        let ended = await wearableOutcome
+        guard case .failed(.localStorage(let operation, let cause)) = ended else {
+            Issue.record("the wearable ended with \(ended), not a local storage failure")
+            return
+        }
+        #expect(operation == "store the entries taken in")
+        #expect(cause.error is DiskFull)
+        #expect(logs.lines.withLock { $0 }.contains {
+            $0.hasPrefix("warning: link closed: this side could not store the entries taken in: no space left on the device")
+        })
+        send.finish()
+        _ = await phoneOutcome
+        // The entry the wearable could not store was never acknowledged: it waits on the phone.
+        #expect(phoneStore.state.withLock { $0.acknowledged } == 0)
     }
 
     @Test func garbageIsLoggedWithItsReasonAndCloses() async throws {

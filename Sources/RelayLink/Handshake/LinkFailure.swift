@@ -35,6 +35,14 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case peerUnpaired(String)
     /// Nothing we wrote was taken in for longer than the write-stall deadline: the peer does not read.
     case peerNotReading(seconds: Double)
+    /// This side could not read or write its own state (`operation`, e.g. "persist the
+    /// entries taken in"): the peer did nothing wrong, and nothing unstored was acknowledged.
+    case localStorage(operation: String, cause: FailureCause)
+    /// This side's own agent broke the session's rules (a bug here, not the peer's doing).
+    case localViolation(String)
+    /// The connection itself failed under this side (reset, closed channel, an I/O error), as
+    /// the transport reported it; which side caused it is not known.
+    case transport(FailureCause)
 
     /// A message for logs and, where it helps, for people.
     public var description: String {
@@ -75,6 +83,12 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
             return "the peer closed the connection: \(reason)"
         case .peerUnpaired(let reason):
             return "the peer unpaired: \(reason)"
+        case .localStorage(let operation, let cause):
+            return "this side could not \(operation): \(cause); check the state directory's free space and permissions"
+        case .localViolation(let what):
+            return "this side broke the session's rules (a bug in this agent): \(what)"
+        case .transport(let cause):
+            return "the connection failed: \(cause)"
         }
     }
 
