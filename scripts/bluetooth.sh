@@ -8,7 +8,7 @@
 #
 #   bash scripts/bluetooth.sh [OUTPUT-FOLDER]      (default: bluetooth-output)
 #
-# Leaves in the output folder: both agents' logs, bluetoothd's log, a btmon capture (btmon.snoop:
+# Leaves in the output folder: the benchmarks' figures (BENCH lines in summary.txt), both agents' logs, bluetoothd's log, a btmon capture (btmon.snoop:
 # `btmon -r`), the wearable's screenshots, summary.txt (a line a scenario), rig-ROLE.log (what
 # each side did, when) and vm.log (the VM's console).
 set -euo pipefail
@@ -31,6 +31,7 @@ echo "bluetooth: building the agents"
 swift build --product relay-phone >/dev/null
 swift build --product relay-wearable >/dev/null
 swift build --product relayctl >/dev/null
+swift build --product relay-bench >/dev/null
 bin=$(swift build --show-bin-path)
 
 rm -rf "$out"

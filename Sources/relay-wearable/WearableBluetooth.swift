@@ -32,6 +32,9 @@ final class WearableBluetooth: Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// Whether the adapter should be visible (discoverable and pairable): while unpaired.
     private let wantsVisible = Mutex(false)
+    /// The connected phone's bond, trust and RSSI as last read (``remeasure()``), for status.
+    private let deviceLink = Mutex<DeviceLink?>(nil)
+    private let measuring = Atomic<Bool>(false)
     /// Wakes ``keepVisibility()``: the wanted visibility changed, or bluetoothd restarted.
     private let visibilityChanges: AsyncStream<Void>
     private let visibilityChanged: AsyncStream<Void>.Continuation
@@ -170,8 +173,50 @@ final class WearableBluetooth: Sendable {
         values["bluetoothConnected"] = .int(devices.isEmpty ? 0 : 1)
         if let device = devices.last {
             values["deviceAddress"] = .string(BluetoothAddress(devicePath: device)?.description ?? device)
+            if let link = deviceLink.withLock({ $0 }), link.device == device {
+                values["bonded"] = .int(link.bonded ? 1 : 0)
+                values["trusted"] = .int(link.trusted ? 1 : 0)
+                if let rssi = link.quality.rssi { values["rssi"] = .int(rssi) }
+                values["linkQualitySource"] = .string(link.quality.source.rawValue)
+                if let why = link.quality.hciUnavailable { values["hciRSSIUnavailable"] = .string(why) }
+            }
         }
+        remeasure()
         return values
+    }
+
+    /// The connected device's Bluetooth state, as status shows it.
+    private struct DeviceLink: Sendable {
+        var device: String
+        var bonded: Bool
+        var trusted: Bool
+        var quality: LinkQualityReport
+    }
+
+    /// Reads the connected device's bond and trust (bluetoothd) and its RSSI (HCI, which may
+    /// take the controller up to a second) off the runtime's thread; status shows what the
+    /// previous read found, so each status is at most one read behind.
+    private func remeasure() {
+        guard let device = connections.withLock({ $0.keys.sorted().last }), let address = BluetoothAddress(devicePath: device) else {
+            deviceLink.withLock { $0 = nil }
+            return
+        }
+        guard !measuring.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let (client, adapter) = (client, adapter)
+        Task { [self] in
+            let found = (try? await client.objects())?.device(address, on: adapter)
+            // The HCI read blocks; it runs on a thread of its own, not the cooperative pool's.
+            let quality = await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(returning: LinkQualityReport.read(
+                        adapter: adapter.name, device: address, connected: true, bluezRSSI: found?.rssi))
+                }
+            }
+            deviceLink.withLock {
+                $0 = DeviceLink(device: device, bonded: found?.paired ?? false, trusted: found?.trusted ?? false, quality: quality)
+            }
+            measuring.store(false, ordering: .releasing)
+        }
     }
 
     /// Ends every link and leaves the bus.
@@ -238,6 +283,21 @@ final class WearableBluetooth: Sendable {
             return wanted != waiting
         }
         if changed { visibilityChanged.yield() }
+        if changed, !waiting { trustPhone() }
+    }
+
+    /// Marks the phone just paired as trusted with bluetoothd, as relayctl does on the phone's
+    /// side: its connections to Relay's service need no agent's authorisation from now on.
+    private func trustPhone() {
+        guard let device = lastDevice.withLock({ $0 }) else { return }
+        let (client, log) = (client, log)
+        Task {
+            do {
+                try await client.setTrusted(device: device, true)
+            } catch {
+                log("relay-wearable: bluetooth: could not mark \(BluetoothAddress(devicePath: device)?.description ?? device) trusted: \(error)")
+            }
+        }
     }
 
     /// Removes the bond with the phone (the pairing was forgotten on either side): bluetoothd

@@ -17,6 +17,8 @@ PIDS=()
 log() { echo "[$(date +%T) $ROLE] $*" | tee -a "$OUT/rig-$ROLE.log"; }
 pass() { echo "PASS $ROLE: $*" >>"$SUMMARY"; log "PASS $*"; }
 fail() { echo "FAIL $ROLE: $*" >>"$SUMMARY"; log "FAIL $*"; failures=$((failures + 1)); }
+# A benchmark's figure: printed in the summary, never a pass or a failure.
+bench() { echo "BENCH $ROLE: $*" >>"$SUMMARY"; log "BENCH $*"; }
 
 # The side whose end makes waiting pointless: the phone leads, the others follow it.
 OTHER=$([ "$ROLE" = phone ] && echo wearable || echo phone)

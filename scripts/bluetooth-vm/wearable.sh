@@ -5,9 +5,11 @@
 ROLE=wearable
 source "$(dirname "$0")/common.sh"
 
-# Starts relay-wearable (again after a kill, on the same state), its log in $OUT/relay-wearable$1.log.
+# Starts relay-wearable (again after a kill, on the same state), its log in $OUT/relay-wearable$1.log
+# and the time each notification reached the screen in $RUN/present$1.trace (for relay-bench present).
 start_wearable() {
-    relay-wearable --transport rfcomm --adapter "$ADAPTER" --control-socket "$CONTROL" --framebuffer "$RUN/wearable.fb" \
+    install -m 600 /dev/null "$RUN/present${1:-}.trace"
+    RELAY_PRESENT_TRACE="$RUN/present${1:-}.trace" relay-wearable --transport rfcomm --adapter "$ADAPTER" --control-socket "$CONTROL" --framebuffer "$RUN/wearable.fb" \
         --state-directory "$RUN/wearable-state" --time-zone UTC --device-name vm-wearable >"$OUT/relay-wearable${1:-}.log" 2>&1 &
     WEARABLE=$!
     PIDS+=($WEARABLE)
@@ -68,6 +70,12 @@ if until_true 20 bash -c '[ "$(busctl --system get-property org.bluez /org/bluez
     pass "paired, the adapter is no longer discoverable"
 else
     fail "paired, the adapter is still discoverable"
+fi
+# Status reads the phone's bond, trust and RSSI in the background: each status shows the last read.
+if until_true 30 eval 'is bonded 1 && is trusted 1 && is linkQualitySource hci'; then
+    pass "status: the phone is bonded, trusted and connected; RSSI $(field rssi) read through HCI"
+else
+    fail "status: bonded $(field bonded) trusted $(field trusted), RSSI from '$(field linkQualitySource)': $(field hciRSSIUnavailable)"
 fi
 
 # --- A notification over RFCOMM, answered here.
