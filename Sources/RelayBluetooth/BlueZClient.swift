@@ -96,6 +96,36 @@ public struct BlueZClient: Sendable {
         }
     }
 
+    /// Returns once the bond with `device` is gone as bluetoothd reports it: its `Paired` turned
+    /// false, or the device was removed (`bluetoothctl remove`, or an unpairing); at once if it is
+    /// not bonded now. Throws `CancellationError` when the caller's task is cancelled first.
+    public func waitForBondLoss(device: String) async throws {
+        let properties = try await connection.signals(
+            matching: .propertiesChanged(sender: BlueZ.service, path: device, interface: BlueZ.device))
+        let removals = try await connection.signals(
+            matching: .signal(sender: BlueZ.service, interface: BlueZ.objectManager, member: "InterfacesRemoved", path: "/"))
+        // Subscribed first, so that a loss between this read and the signals is not missed.
+        guard try await objects().devices.contains(where: { $0.path == device && $0.paired }) else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await change in properties {
+                    if (try? change.arguments.decode(1, as: [String: DBusValue].self))?.bool("Paired") == false { return }
+                }
+            }
+            group.addTask {
+                for await removal in removals {
+                    guard let path = try? removal.arguments.decode(0, as: DBusObjectPath.self), path.rawValue == device,
+                        let interfaces = try? removal.arguments.decode(1, as: [String].self), interfaces.contains(BlueZ.device)
+                    else { continue }
+                    return
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+        try Task.checkCancellation()
+    }
+
     /// Makes the adapter discoverable and pairable (with no time limit: the caller undoes it),
     /// or neither; connectable is left alone, so a bonded partner can still connect.
     public func setVisible(adapter: String, _ visible: Bool) async throws {

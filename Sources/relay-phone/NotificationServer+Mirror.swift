@@ -5,23 +5,6 @@ import RelayFreedesktop
 import RelayStore
 import RelayWire
 
-/// Who acted, which decides how a removal is told to the wearable.
-enum ActingSide {
-    /// The phone: its apps, its timers, relayctl.
-    case phone
-    /// The wearable's user: a dismissal, or an action or reply.
-    case wearable(dismissed: Bool)
-
-    func removeReason(_ reason: CloseReason?) -> Relay_V1_RemoveReason {
-        switch (self, reason) {
-        case (_, .expired?): .expired
-        case (.phone, .dismissedByUser?): .dismissedOnPhone
-        case (.wearable(let dismissed), .dismissedByUser?): dismissed ? .dismissedOnWearable : .acted
-        case (_, .closedByCall?), (_, .undefined?), (_, nil): .withdrawn
-        }
-    }
-}
-
 extension NotificationServer {
     /// What the centre held before an operation, to see what the operation changed; the
     /// notifications themselves are followed by the centre's journal, not copied.
@@ -43,57 +26,21 @@ extension NotificationServer {
         applying seq: UInt64? = nil, also extra: [MirrorCoordinator.CentreChange] = [], outbox: OutboxBatch? = nil,
         then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket? {
-        // Taken whether or not anything is mirrored, so the journal never grows.
-        let changed = state.centre.takeChanges()
-        let silentlyEvicted = state.centre.takeSilentEvictions()
         guard let mirror else {
+            CentreChanges.discard(from: &state.centre)
             then?()
             return nil
         }
-        // The apps' categories and scheduled requests change rarely; stored when they do.
-        let apps = state.centre.apps != before.apps ? AppRequestsRecord(state.centre.apps).encoded() : nil
-        var reasons: [UInt32: CloseReason] = [:]
-        for case .closed(let id, let reason) in signals { reasons[id] = reason }
-        // Closed to keep within the limits, with no signal to say so (Relay's own API's).
-        for id in silentlyEvicted { reasons[id] = .expired }
-        var changes: [MirrorCoordinator.CentreChange] = []
-        for (id, existed) in changed.sorted(by: { $0.key < $1.key }) {
-            if let notification = state.centre.delivered[id] {
-                let date = state.deliveredDates[id] ?? Date()
-                state.deliveredDates[id] = date
-                changes.append(
-                    .posted(
-                        MirrorItem(notification, deliveredAt: date), replaced: existed,
-                        record: CentreRecord(notification, deliveredAt: date, now: (Date(), .now)).encoded()))
-            } else if existed {
-                state.deliveredDates[id] = nil
-                changes.append(.removed(centreID: id, reason: side.removeReason(reasons[id])))
-            }
-        }
-        if apps != nil { changes += scheduleChanges(from: before.apps.pending, to: state.centre.apps) }
+        let taken = CentreChanges.take(
+            from: &state.centre, appsBefore: before.apps, signals: signals, by: side, deliveredDates: &state.deliveredDates,
+            now: (Date(), .now))
+        let apps = taken.apps
+        var changes = taken.changes
         changes += extra
         // Something to run after the commit goes through the committer even with nothing to
         // store, so that it keeps its place among the others.
         guard !changes.isEmpty || seq != nil || apps != nil || then != nil || outbox != nil else { return nil }
         return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps, outbox: outbox, then: then)
-    }
-
-    /// The scheduled requests added, replaced or gone between two pending lists, for the
-    /// wearable's copy of the schedule.
-    private func scheduleChanges(from before: PendingRequests, to apps: AppRequests) -> [MirrorCoordinator.CentreChange] {
-        func key(_ request: PendingRequest) -> String { AppRequests.name(appID: request.appID, identifier: request.request.identifier) }
-        let old = Dictionary(before.list().map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
-        let new = apps.pending.list()
-        var changes: [MirrorCoordinator.CentreChange] = []
-        for request in new where !(old[key(request)]?.sameSchedule(as: request) ?? false) {
-            let category = apps.category(request.request.content.categoryIdentifier, of: request.appID)
-            if let item = request.scheduleItem(category: category) { changes.append(.scheduled(item)) }
-        }
-        let remaining = Set(new.map(key))
-        for (name, request) in old.sorted(by: { $0.key < $1.key }) where !remaining.contains(name) {
-            changes.append(.unscheduled(appName: request.appID, identifier: request.request.identifier))
-        }
-        return changes
     }
 }
 
@@ -123,34 +70,14 @@ extension NotificationServer: PhoneLinkOwner {
                 return
             }
             let before = Snapshot(state.centre)
-            var signals: [NotificationSignal] = []
-            var announced = true
+            let id = mirror.centreID(answeredBy: response, in: state.centre)
+            let closeThere = closeAtMonitoredServer.current
+            let outcome = state.centre.apply(response, to: id, monitoring: closeThere != nil)
+            log("relay-phone: \(outcome)")
+            let (signals, announced) = (outcome.signals, outcome.isAnnounced)
             var atMonitoredServer: (@Sendable () -> Void)?
+            if case .closeAtMonitoredServer(let id, _) = outcome, let closeThere { atMonitoredServer = { closeThere(id) } }
             let dismissed = response.action == ResponseAction.dismissIdentifier
-            if let id = centreID(answeredBy: response, mirror: mirror, state.centre) {
-                if let close = closeAtMonitoredServer.current, state.centre.delivered.isFreedesktop(id) {
-                    // Monitor mode: another server owns the notification and speaks to its app.
-                    // A dismissal closes it there; the specification has no way to invoke an
-                    // action at another server, so the rest stops here.
-                    announced = false
-                    if dismissed {
-                        signals = state.centre.close(id, reason: .dismissedByUser)
-                        atMonitoredServer = { close(id) }
-                        log("relay-phone: from the wearable: dismiss on \(id); closing it at the notification server")
-                    } else {
-                        log("relay-phone: the wearable's \(response.action) on \(id) was not applied: in monitor mode another server owns it, and the specification gives no method to invoke an action there")
-                    }
-                } else {
-                    do {
-                        signals = try Self.act(on: id, response, &state.centre)
-                        log("relay-phone: from the wearable: \(response.action) on \(id)\(response.hasUserText ? " with a reply" : "")")
-                    } catch {
-                        log("relay-phone: the wearable's \(response.action) on \(id) was not applied: \(error)")
-                    }
-                }
-            } else {
-                log("relay-phone: the wearable answered notification key \(response.notificationKey), which is gone")
-            }
             retireTimers(of: signals, &state)
             let outbox = announced && !signals.isEmpty ? OutboxBatch(signals: signals.map(\.stored), bus: busID.withLock { $0 }) : nil
             let ticket = mirrorChanges(
@@ -181,16 +108,6 @@ extension NotificationServer: PhoneLinkOwner {
         try mirrorChanges(since: before, &state, signals: [], by: .phone, applying: seq, also: [change])?.waitBlocking()
     }
 
-    /// The centre's notification a response from the wearable is for: by its wire key, or for
-    /// the wearable's own copy of an occurrence, the app's notification of that request.
-    private func centreID(answeredBy response: Relay_V1_Response, mirror: MirrorCoordinator, _ centre: NotificationCentre) -> UInt32? {
-        guard response.hasOccurrence, WireKey.scheduleKey(ofLocal: response.notificationKey) != nil else {
-            return mirror.centreID(ofKey: response.notificationKey)
-        }
-        guard let name = mirror.scheduleName(ofKey: response.occurrence.scheduleKey) else { return nil }
-        return centre.delivered(appID: name.appName).first { $0.origin.rich?.identifier == name.identifier }?.id
-    }
-
     func startNewEpoch(newPartner: Bool) throws {
         try startNewEpoch(newPartner: newPartner, skippingKeys: false)
     }
@@ -214,15 +131,5 @@ extension NotificationServer: PhoneLinkOwner {
             return mirror.startNewEpoch(items: items, schedules: schedules, newPartner: newPartner, skippingKeys: skippingKeys)
         }
         try ticket.waitBlocking()
-    }
-
-    private static func act(
-        on id: UInt32, _ response: Relay_V1_Response, _ centre: inout NotificationCentre
-    ) throws(CentreError) -> [NotificationSignal] {
-        if response.action == ResponseAction.dismissIdentifier { return try centre.dismiss(id) }
-        if response.hasUserText {
-            return try centre.reply(id, text: response.userText, action: response.action == FreedesktopMapping.inlineReplyKey ? nil : response.action)
-        }
-        return try centre.invoke(id, action: centre.delivered[id]?.actionKey(fromWire: response.action) ?? response.action)
     }
 }

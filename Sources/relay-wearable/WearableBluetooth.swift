@@ -35,6 +35,10 @@ final class WearableBluetooth: Sendable {
     /// The connected phone's bond, trust and RSSI as last read (``remeasure()``), for status.
     private let deviceLink = Mutex<DeviceLink?>(nil)
     private let measuring = Atomic<Bool>(false)
+    /// The devices whose bond is watched (``watchBond(of:link:)``), one watch each.
+    private let watchedBonds = Mutex<Set<String>>([])
+    /// What is wrong with the phone's bond, said in status until the phone connects again.
+    private let bondProblem = Mutex<String?>(nil)
     /// Wakes ``keepVisibility()``: the wanted visibility changed, or bluetoothd restarted.
     private let visibilityChanges: AsyncStream<Void>
     private let visibilityChanged: AsyncStream<Void>.Continuation
@@ -171,6 +175,7 @@ final class WearableBluetooth: Sendable {
         ]
         let devices = connections.withLock { $0.keys.sorted() }
         values["bluetoothConnected"] = .int(devices.isEmpty ? 0 : 1)
+        if let problem = bondProblem.withLock({ $0 }) { values["bluetoothProblem"] = .string(problem) }
         if let device = devices.last {
             values["deviceAddress"] = .string(BluetoothAddress(devicePath: device)?.description ?? device)
             if let link = deviceLink.withLock({ $0 }), link.device == device {
@@ -231,7 +236,9 @@ final class WearableBluetooth: Sendable {
         let framed = try await Transport.adopt(descriptor: try connection.descriptor.duplicate(), peer: "rfcomm:\(connection.device)")
         connections.withLock { $0[connection.device, default: []].append(connection) }
         lastDevice.withLock { $0 = connection.device }
+        bondProblem.withLock { $0 = nil }
         log("relay-wearable: bluetooth: connection from \(connection.device)")
+        watchBond(of: connection.device, link: link)
         Task { [self] in
             await link.run(framed)
             // The session is over; end the socket for bluetoothd's copy too.
@@ -241,6 +248,23 @@ final class WearableBluetooth: Sendable {
                 if connections[connection.device]?.isEmpty == true { connections.removeValue(forKey: connection.device) }
             }
         }
+    }
+
+    /// Says, once, when the bond with `device` (a phone that connected) is removed while Relay is
+    /// still paired with it: BlueZ then refuses the phone's connections, and only pairing again
+    /// mends that. Relay's own unpairing removes the bond too, with nothing to say.
+    private func watchBond(of device: String, link: WearableLink) {
+        guard watchedBonds.withLock({ $0.insert(device).inserted }) else { return }
+        let task = Task { [self, client] in
+            defer { _ = watchedBonds.withLock { $0.remove(device) } }
+            guard (try? await client.waitForBondLoss(device: device)) != nil, !Self.waitsForPairing(link) else { return }
+            let address = BluetoothAddress(devicePath: device)?.description ?? device
+            let problem = "the Bluetooth bond with the phone \(address) was removed outside Relay (bluetoothctl remove, or a reset), "
+                + "so the phone can no longer connect; to pair again, run relayctl unpair here and on the phone, then relayctl pair on the phone"
+            bondProblem.withLock { $0 = problem }
+            log("relay-wearable: bluetooth: \(problem)")
+        }
+        tasks.withLock { $0.append(task) }
     }
 
     private func disconnect(_ device: String, reason: String) {

@@ -82,6 +82,26 @@ import Testing
         }
     }
 
+    @Test func aBondRemovedBehindRelaysBackIsNoticed() async throws {
+        try await withPairedDevices(wearableAnswer: true) { _, wearablePath, _, phone, _ in
+            #expect(try await phone.client.objects().devices.first { $0.path == wearablePath }?.paired == true)
+            let events = EventLog<String>()
+            let watching = Task {
+                try await phone.client.waitForBondLoss(device: wearablePath)
+                events.append(["lost"])
+            }
+            // `bluetoothctl remove`: the device object goes, and the bond with it.
+            events.append(["removed"])
+            _ = try await phone.client.connection.call(
+                destination: BlueZ.service, path: "/org/bluez/hci0", interface: BlueZ.adapter, method: "RemoveDevice",
+                arguments: [.objectPath(try DBusObjectPath(wearablePath))])
+            try await watching.value
+            #expect(events.elements == ["removed", "lost"])
+            // A device without a bond has nothing to lose: the wait ends at once.
+            try await phone.client.waitForBondLoss(device: wearablePath)
+        }
+    }
+
     @Test func discoveryFindsTheWearableByItsServiceOrGivesUp() async throws {
         try await withPrivateBus { bus in
             try await withBlueZMock(on: bus) { mock in

@@ -80,6 +80,11 @@ public final class MirrorCoordinator: Sendable {
         mirror.withLock { $0.scheduleName(ofKey: key) }
     }
 
+    /// The centre's notification a response from the wearable is for (`PhoneMirror.centreID(answeredBy:in:)`).
+    public func centreID(answeredBy response: Relay_V1_Response, in centre: NotificationCentre) -> UInt32? {
+        mirror.withLock { $0.centreID(answeredBy: response, in: centre) }
+    }
+
     /// The phone's record of occurrences, oldest first; requests are named `app\u{1F}identifier`.
     public func occurrences() throws -> [OccurrenceTable.Row] {
         try link.database.read(OccurrenceTable.load)

@@ -79,6 +79,12 @@ struct BluetoothBonding {
                 throw BondingError(
                     "Bluetooth pairing was rejected: the passkey was not confirmed on both devices; "
                         + "if the passkeys differed, someone may be in between; try again: relayctl pair")
+            case DBusError.Name.unknownMethod.rawValue, DBusError.Name.unknownObject.rawValue:
+                // bluetoothd dropped the device's object: its adapter went, or bluetoothd restarted.
+                throw BondingError(
+                    "Bluetooth pairing with \(device.name) stopped: the device is gone from bluetoothd, so the adapter was removed "
+                        + "(unplugged, or its controller reset) or bluetoothd restarted; check the adapter with bluetoothctl list, "
+                        + "then try again: relayctl pair")
             default:
                 throw BondingError("Bluetooth pairing with \(device.name) failed: \(error.message.isEmpty ? error.name.rawValue : error.message); try again: relayctl pair")
             }
