@@ -86,6 +86,38 @@ import Testing
         #expect(pair.phone.logs.outbound.inFlightCount == 8)
     }
 
+    /// PROTOCOL.md §10.2: the sender cuts a title and a body to the limits the peer's hello
+    /// states, at a grapheme boundary, including changes logged before the peer was known.
+    @Test func changesAreCutToTheTextLimitsOfThePeersHello() throws {
+        var phone = DurableSide(epoch: 1)
+        var wearable = DurableSide(epoch: 2)
+        let title = "Dinner at the 🇫🇷 bistro"  // the flag is one grapheme of 8 bytes, from byte 14
+        let body = String(repeating: "é", count: 100)  // 200 bytes
+        let change: Relay_V1_Envelope.OneOf_Body = .change(.with {
+            $0.upsert = .with { $0.key = 1; $0.revision = 1; $0.content = .with { $0.title = title; $0.body = body } }
+        })
+        phone.pending.append(.init(seq: phone.nextSeq, body: change))
+        let hello = Relay_V1_Hello.with {
+            $0.role = .wearable
+            $0.capabilities = .with { $0.maxTitleBytes = 18; $0.maxBodyBytes = 64 }
+        }
+        var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start, wearableHello: hello)
+        let toWearable = perform(pair.phone.start(), on: &pair.phone, state: &phone).frames
+        var toPhone = perform(pair.wearable.start(), on: &pair.wearable, state: &wearable).frames
+        var delivered: [Relay_V1_Content] = []
+        for frame in toPhone { toPhone = perform(pair.phone.receive(frame, at: start), on: &pair.phone, state: &phone).frames }
+        for frame in toWearable + toPhone {
+            for case .deliver(_, .change(let change)) in pair.wearable.receive(frame, at: start) {
+                if case .upsert(let upsert)? = change.kind { delivered.append(upsert.content) }
+            }
+        }
+        #expect(delivered.map(\.title) == ["Dinner at the "], "the flag does not fit whole, so it is left out whole")
+        #expect(delivered.map(\.body) == [String(repeating: "é", count: 32)])
+
+        // A peer that states no limits (0) gets the text whole.
+        #expect(TextFitting(Relay_V1_Capabilities()).fitted(.with { $0.upsert.content.body = body }).upsert.content.body == body)
+    }
+
     @Test func replayedAndTamperedFramesCloseTheSession() throws {
         var phone = DurableSide(epoch: 1)
         var wearable = DurableSide(epoch: 2)

@@ -114,7 +114,8 @@ public struct SessionPair: ~Copyable {
 public func connect(
     phone: StaticKeyPair, wearable: StaticKeyPair, phoneState: DurableSide, wearableState: DurableSide,
     now: ContinuousClock.Instant, liveness: (ContinuousClock.Instant) -> LivenessMonitor = { LivenessMonitor(now: $0) },
-    wearableLiveness: ((ContinuousClock.Instant) -> LivenessMonitor)? = nil
+    wearableLiveness: ((ContinuousClock.Instant) -> LivenessMonitor)? = nil,
+    wearableHello: Relay_V1_Hello? = nil
 ) throws -> SessionPair {
     var run = HandshakeRun(
         initiator: LinkHandshake(initiating: .session(partnerKey: wearable.publicKey), localKey: phone),
@@ -126,7 +127,7 @@ public func connect(
         phone: LinkSession(
             link: phoneLink, hello: .with { $0.role = .phone }, logs: phoneState.logs, liveness: liveness(now)),
         wearable: LinkSession(
-            link: wearableLink, hello: .with { $0.role = .wearable }, logs: wearableState.logs,
+            link: wearableLink, hello: wearableHello ?? .with { $0.role = .wearable }, logs: wearableState.logs,
             liveness: wearableLiveness.map { $0(now) } ?? liveness(now)))
 }
 

@@ -157,6 +157,9 @@ public struct PhoneMirror: Sendable {
         for item in items.sorted(by: { $0.centreID < $1.centreID }) {
             guard let existing = mirrored[item.centreID] else { continue }
             var upsert = makeUpsert(item, existing: existing, into: &outcome)
+            // Nothing changed: the revision stays, so a notification answered on the wearable
+            // is not shown again there (PROTOCOL.md §13.1).
+            upsert.revision = existing.revision
             upsert.mayAlert = false
             var change = Relay_V1_Change()
             change.upsert = upsert

@@ -63,6 +63,9 @@ public struct LinkSession: ~Copyable {
     /// Chunks waiting in `bulkQueue`, by file.
     private var bulkWaiting: [Data: Int] = [:]
     private var peerHelloReceived = false
+    /// The text limits the peer's hello states, applied to each change as it is sent (so a
+    /// change stored before the peer was known is fitted too, and again on a resend).
+    private var peerFitting: TextFitting?
     private var closed = false
 
     /// Wraps an established link.
@@ -161,6 +164,7 @@ public struct LinkSession: ~Copyable {
     private mutating func receiveHello(_ hello: Relay_V1_Hello, ack: UInt64) -> [Action] {
         guard !peerHelloReceived else { return fail(.protocolViolation("a second hello")) }
         peerHelloReceived = true
+        if hello.hasCapabilities { peerFitting = TextFitting(hello.capabilities) }
         let peerHas = hello.receivedEpoch == logs.ownEpoch ? hello.receivedThrough : 0
         // Entries the peer lacks but this side already deleted as acknowledged cannot be
         // resent: the peer lost its state. Only a new log epoch (a snapshot) can help. Checked
@@ -259,7 +263,9 @@ public struct LinkSession: ~Copyable {
         guard peerHelloReceived, !closed else { return [] }
         var actions: [Action] = []
         while let entry = logs.outbound.nextToSend() {
-            actions += seal(entry.body, seq: entry.seq)
+            var body = entry.body
+            if let peerFitting, case .change(let change) = body { body = .change(peerFitting.fitted(change)) }
+            actions += seal(body, seq: entry.seq)
             if closed { break }
         }
         return actions

@@ -1,0 +1,69 @@
+import Foundation
+import PhoneAgent
+import RelayCore
+import RelayWire
+import Testing
+
+/// The mirror policy (Docs/PHONE.md, "Mirroring") as a value: centre events in, the wearable's
+/// changes out; no database, no link.
+@Suite struct PhoneMirrorTests {
+    let delivered = Date(timeIntervalSince1970: 1_812_361_260)
+
+    private func item(_ id: UInt32, _ title: String = "Lunch?") -> MirrorItem {
+        MirrorItem(centreID: id, appName: "chat", content: NotificationContent(title: title), category: nil, deliveredAt: delivered)
+    }
+
+    /// The upserts among `changes`: key, revision and whether each may alert.
+    private func upserts(_ changes: [Relay_V1_Change]) -> [String] {
+        changes.compactMap { change in
+            guard case .upsert(let upsert)? = change.kind else { return nil }
+            return "key \(upsert.key) revision \(upsert.revision)\(upsert.mayAlert ? " may alert" : "")"
+        }
+    }
+
+    @Test func onlyANewNotificationOnALockedPhoneMayAlert() {
+        var mirror = PhoneMirror()
+        #expect(mirror.posted(item(1), replaced: false, locked: false).changes.isEmpty, "unlocked: stays on the phone")
+        #expect(mirror.mirrored[1] == nil)
+        var outcome = mirror.posted(item(2), replaced: false, locked: true)
+        #expect(upserts(outcome.changes) == ["key 1 revision 1 may alert"])
+        outcome = mirror.posted(item(2, "Lunch at one?"), replaced: true, locked: true)
+        #expect(upserts(outcome.changes) == ["key 1 revision 2"], "an update in place never alerts again")
+
+        var silent = PhoneMirror(settings: MirrorSettings(whenUnlocked: .silent))
+        #expect(upserts(silent.posted(item(3), replaced: false, locked: false).changes) == ["key 1 revision 1"])
+    }
+
+    @Test func aRemovalOutranksEveryUpsertAndASilentUpdateRemoves() {
+        var mirror = PhoneMirror()
+        _ = mirror.posted(item(1), replaced: false, locked: true)
+        _ = mirror.posted(item(1, "again"), replaced: true, locked: true)
+        let removal = mirror.removed(centreID: 1, reason: .dismissedOnPhone)
+        guard case .remove(let remove)? = removal.changes.first?.kind else {
+            Issue.record("no remove: \(removal.changes)")
+            return
+        }
+        #expect(remove.key == 1 && remove.revision == 3 && remove.reason == .dismissedOnPhone)
+        #expect(mirror.removed(centreID: 1, reason: .withdrawn).changes.isEmpty, "removed once")
+
+        _ = mirror.posted(item(2), replaced: false, locked: true)
+        let emptied = mirror.posted(item(2, ""), replaced: true, locked: true)
+        #expect(emptied.changes.count == 1 && emptied.changes.first?.remove.reason == .withdrawn)
+    }
+
+    /// PROTOCOL.md §13.1: a notification answered on the wearable is not shown again when a
+    /// snapshot resends the same revision, so a snapshot keeps revisions as they are.
+    @Test func aSnapshotResendsEachNotificationWithItsRevisionAndNeverAlerts() {
+        var mirror = PhoneMirror()
+        _ = mirror.posted(item(1), replaced: false, locked: true)
+        _ = mirror.posted(item(2), replaced: false, locked: true)
+        _ = mirror.posted(item(2, "updated"), replaced: true, locked: true)
+        for epoch in [2, 3] as [UInt64] {
+            let snapshot = mirror.snapshot([item(1), item(2, "updated"), item(9)], epoch: epoch)
+            #expect(upserts(snapshot.changes) == ["key 1 revision 1", "key 2 revision 2"], "epoch \(epoch)")
+            #expect(snapshot.changes.first?.snapshotBegin.epoch == epoch && snapshot.changes.last?.snapshotEnd.epoch == epoch)
+        }
+        // A later change still counts on from there.
+        #expect(upserts(mirror.posted(item(2, "again"), replaced: true, locked: true).changes) == ["key 2 revision 3"])
+    }
+}
