@@ -12,7 +12,7 @@ demo: bootstrap
 
 ## Every test, after a build that must show no warnings from Relay's own code; then the quick
 ## forms of the soaks: the reliability run is among the tests, and each fuzzer runs 3 s; then
-## the Bluetooth rig, Relay on the kernel's Bluetooth stack in a VM (about 5 minutes).
+## the Bluetooth rig, Relay on the kernel's Bluetooth stack in a VM (about 10 minutes under TCG).
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build

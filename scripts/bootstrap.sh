@@ -33,6 +33,7 @@ if [ "${1:-}" = "--bluetooth-vm" ]; then
     bluez             # bluetoothd, btmgmt, btmon
     bluez-test-tools  # btvirt: virtual controllers on one virtual air
     busybox-static    # virtme-ng's init in the guest
+    gcc               # builds the rig's epoll shim for btvirt (scripts/bluetooth-vm/epoll-one-event.c)
     python3-venv      # a virtual environment for virtme-ng (PyPI)
   )
 fi

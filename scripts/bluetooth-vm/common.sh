@@ -23,13 +23,15 @@ bench() { echo "BENCH $ROLE: $*" >>"$SUMMARY"; log "BENCH $*"; }
 # The side whose end makes waiting pointless: the phone leads, the others follow it.
 OTHER=$([ "$ROLE" = phone ] && echo wearable || echo phone)
 # Waits (polling every 0.2 s, bounded by $1 seconds) until the command after it succeeds; gives
-# up at once when the other side has finished, since what is waited for can no longer come.
+# up at once when the other side has finished or the run was aborted (guest.sh: btvirt gone, or
+# out of time), since what is waited for can no longer come.
 until_true() {
     local seconds=$1; shift
     local deadline=$((SECONDS + seconds))
     until "$@" >/dev/null 2>&1; do
         ((SECONDS < deadline)) || return 1
         [ "$*" = "test -e $SYNC/finished-$OTHER" ] || [ ! -e "$SYNC/finished-$OTHER" ] || return 1
+        [ ! -e "$SYNC/aborted" ] || return 1
         sleep 0.2
     done
 }

@@ -6,12 +6,20 @@
 # leave is in $OUT (a folder shared with the host); this script joins their summaries into
 # summary.txt.
 #
-# Environment: OUT (the shared folder), BIN (the folder of the built relay executables).
+# Environment: OUT (the shared folder), BIN (the folder of the built relay executables),
+# BTVIRT_PRELOAD (epoll-one-event.so, built by scripts/bluetooth.sh), DEADLINE (seconds the
+# scenarios may take before they are stopped, inside the VM's own limit).
 set -uo pipefail
 : "${OUT:?set OUT to a folder shared with the host}" "${BIN:?set BIN to the folder of the built executables}"
+: "${BTVIRT_PRELOAD:?set BTVIRT_PRELOAD to the built epoll-one-event.so}" "${DEADLINE:=780}"
 here=$(dirname "$0")
 echo "$(date +%T) the guest script started" >"$OUT/started"
 summary="$OUT/summary.txt"
+# A reason in $SYNC/aborted stops every side's waiting at once (common.sh): whatever they wait
+# for can no longer come, and the logs, dmesg included, are kept instead of the VM timing out.
+SYNC=$OUT/sync
+mkdir -p "$SYNC"
+abort() { [ -e "$SYNC/aborted" ] || echo "$*" >"$SYNC/aborted"; }
 log() { echo "[$(date +%T) vm] $*" | tee -a "$OUT/rig-vm.log"; }
 bring_up_failed() { echo "FAIL bring-up: $*" >"$summary"; echo "failures: 1" >>"$summary"; log "FAIL $*"; exit 1; }
 until_true() {
@@ -23,7 +31,13 @@ log "kernel $(uname -r): loading Bluetooth"
 modprobe bluetooth && modprobe hci_vhci && modprobe rfcomm || bring_up_failed "the kernel's Bluetooth modules did not load"
 mkdir -p /run/dbus /var/lib/bluetooth
 dbus-daemon --system --fork --nopidfile || bring_up_failed "the system bus did not start"
-btvirt -B -l3 >"$OUT/btvirt.log" 2>&1 &
+# btvirt is the air: when it exits, every controller goes with it. Its mainloop's crash is kept
+# away by epoll-one-event.so (the file says why).
+(
+    LD_PRELOAD=$BTVIRT_PRELOAD btvirt -B -l3 >"$OUT/btvirt.log" 2>&1
+    status=$?
+    [ -e "$SYNC/finished-phone" ] || abort "btvirt exited (status $status) and every virtual controller with it (btvirt.log, btmon.snoop)"
+) &
 pids=($!)
 until_true 30 bash -c '[ "$(btmgmt info 2>/dev/null | grep -c "^hci[0-9]")" -ge 3 ]' || bring_up_failed "btvirt's three controllers did not appear"
 btmon -w "$OUT/btmon.snoop" >/dev/null 2>&1 &
@@ -41,17 +55,22 @@ for adapter in hci0 hci1 hci2; do
 done
 log "controllers up, bluetoothd on the system bus"
 
+( sleep "$DEADLINE" && abort "the scenarios ran out of time after $DEADLINE s" ) &
+watchdog=$!
 ROLE=wearable ADAPTER=hci1 bash "$here/wearable.sh" &
 wearable=$!
 ROLE=stranger ADAPTER=hci2 bash "$here/stranger.sh" &
 stranger=$!
 ROLE=phone ADAPTER=hci0 bash "$here/phone.sh"
 wait $wearable $stranger
+kill $watchdog 2>/dev/null
+pkill -x btvirt
 kill "${pids[@]}" 2>/dev/null
 pkill -x bluetoothd
 dmesg >"$OUT/dmesg.txt" 2>&1
 sides=("$OUT/summary-phone.txt" "$OUT/summary-wearable.txt" "$OUT/summary-stranger.txt")
 {
+    [ ! -e "$SYNC/aborted" ] || echo "FAIL vm: $(cat "$SYNC/aborted")"
     cat "${sides[@]}" 2>/dev/null | grep -v '^failures:'
     for side in "${sides[@]}"; do
         grep -q '^failures:' "$side" 2>/dev/null || echo "FAIL $(basename "$side" .txt): the side's script did not finish"

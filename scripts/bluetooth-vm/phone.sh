@@ -45,6 +45,8 @@ if [ $PAIR_STATUS -eq 0 ] && [ -n "$PASSKEY" ] && grep -q "Bluetooth passkey: ${
     pass "pairing: relayctl pair bonded through BlueZ (passkey $PASSKEY on both sides) and paired Relay (code $CODE)"
 else
     fail "pairing: relayctl pair exited $PAIR_STATUS: $(tr '\n' '|' <"$OUT/relayctl-pair.log")"
+    # Every scenario after this one needs the pair: stop here, with the logs as they are.
+    finish
 fi
 if until_true 120 is link connected; then
     pass "session: the link is up over RFCOMM"
