@@ -22,7 +22,7 @@ struct PartnerOnlyTests {
                 _ = try await stranger.beginPairing(timeout: .seconds(10))
                 Issue.record("a paired wearable offered a pairing code to a stranger")
             } catch {
-                #expect("\(error)".contains("paired with another phone"))
+                #expect("\(error)".contains("the wearable is not accepting pairing: it is paired with a phone already"))
             }
             // The partner's session is untouched: a notification still arrives.
             try harness.owner.post(7, title: "Still here")

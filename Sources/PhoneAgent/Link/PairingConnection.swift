@@ -49,7 +49,11 @@ final class PairingConnection: LinkDelegate, Sendable {
     func ended(_ outcome: LinkConnectionDriver.Outcome) {
         switch outcome {
         case .failed(.refused(.notPairable)):
-            sink.yield(.failed("the wearable is paired with another phone; run `relayctl unpair` on the wearable first"))
+            // The refusal does not say why: Relay's wearable refuses while it has a partner,
+            // another implementation may also while it is not in its pairing mode.
+            sink.yield(.failed(
+                "the wearable is not accepting pairing: it is paired with a phone already, or not waiting for one; "
+                    + "run `relayctl unpair` on the wearable (or put it in pairing mode), then `relayctl pair` again"))
         case .failed(let failure):
             sink.yield(.failed("the pairing connection failed: \(failure)"))
         case .closed:

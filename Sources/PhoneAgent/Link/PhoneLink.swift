@@ -27,7 +27,7 @@ public final class PhoneLink: Sendable {
         public var idleHeartbeat: Duration?
         /// The first wait before reconnecting; it doubles after each failed attempt …
         public var reconnectMinimum: Duration
-        /// … up to this.
+        /// … up to this (at most 5 s for two minutes after a session ends: `ReconnectSchedule`).
         public var reconnectMaximum: Duration
         /// How to open a connection when not by `endpoint` (Bluetooth through BlueZ); `nil`: the endpoint.
         public var connector: (any WearableConnector)?
@@ -154,7 +154,8 @@ public final class PhoneLink: Sendable {
 
     /// Keeps a session up until the task is cancelled.
     public func run() async {
-        var delay = configuration.reconnectMinimum
+        var schedule = ReconnectSchedule(minimum: configuration.reconnectMinimum, maximum: configuration.reconnectMaximum)
+        var lastSessionEnded: ContinuousClock.Instant?
         var wakeups = self.wakeups.makeAsyncIterator()
         while !Task.isCancelled {
             let partner = state.withLock { $0.pairing == nil ? $0.partnerKey : nil }
@@ -167,10 +168,12 @@ public final class PhoneLink: Sendable {
             wanted.withLock { $0.connect = false }
             compactLogIfLong()
             let connected = await runSession(partner: partner)
-            if connected { delay = configuration.reconnectMinimum }
+            if connected {
+                schedule.connected()
+                lastSessionEnded = .now
+            }
             if Task.isCancelled { return }
-            await sleep(delay, orUntilWoken: &wakeups)
-            delay = min(delay * 2, configuration.reconnectMaximum)
+            await sleep(schedule.wait(sinceLastSession: lastSessionEnded.map { $0.duration(to: .now) }), orUntilWoken: &wakeups)
         }
     }
 

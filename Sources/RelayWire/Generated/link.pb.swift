@@ -424,16 +424,16 @@ public nonisolated struct Relay_V1_Capabilities: Sendable {
   /// Bits per pixel of the display: 16 (RGB565) or 24 (XRGB8888).
   public var colorDepth: UInt32 = 0
 
-  /// The longest title and body the receiver will show, in UTF-8 bytes; the sender
-  /// truncates at a grapheme boundary before sending.
+  /// The longest title and body the sender of this Hello will show, in UTF-8 bytes (0: no
+  /// limit); its peer cuts what it sends to them at a grapheme boundary (Docs/PROTOCOL.md §10.2).
   public var maxTitleBytes: UInt32 = 0
 
   public var maxBodyBytes: UInt32 = 0
 
-  /// Font families the receiver can draw, in preference order.
+  /// Font families the sender of this Hello can draw, in preference order.
   public var fonts: [String] = []
 
-  /// Largest attachment the receiver accepts, in bytes; 0 means none.
+  /// Largest attachment the sender of this Hello accepts, in bytes; 0 means none.
   public var maxAttachmentBytes: UInt32 = 0
 
   /// Optional features, by name: "schedule", "attachments", "snapshot".
@@ -1253,7 +1253,8 @@ public nonisolated struct Relay_V1_Heartbeat: Sendable {
 }
 
 /// Part of an attachment, addressed by content hash. Chunks travel on the bulk channel:
-/// a control message never waits behind more than one chunk.
+/// a control message waits behind at most the chunks requested and not yet received
+/// (Docs/PROTOCOL.md §8.8).
 public nonisolated struct Relay_V1_AttachmentChunk: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
