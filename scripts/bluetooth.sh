@@ -8,6 +8,10 @@
 #
 #   bash scripts/bluetooth.sh [OUTPUT-FOLDER]      (default: bluetooth-output)
 #
+# RELAY_BT_PRESENT_COUNT: notifications timed each way by the Notify → pixels benchmark
+# (default 20; `make test` takes 8, its shortest useful form). RELAY_BT_TIMEOUT: the VM's
+# limit in seconds (default 900). RELAY_BT_IDLE_SECONDS: measure an idle link that long (0).
+#
 # Leaves in the output folder: the benchmarks' figures (BENCH lines in summary.txt), both agents' logs, bluetoothd's log, a btmon capture (btmon.snoop:
 # `btmon -r`), the wearable's screenshots, summary.txt (a line a scenario), rig-ROLE.log (what
 # each side did, when) and vm.log (the VM's console).
@@ -45,7 +49,7 @@ limit=${RELAY_BT_TIMEOUT:-$((900 + ${RELAY_BT_IDLE_SECONDS:-0}))}
 boot() {  # options for vng
     timeout --kill-after=10 "$limit" "$venv/bin/vng" --run "$kernel" "$@" --cpus 2 --memory 2G \
         --rwdir="$out" --overlay-rwdir=/var/lib/bluetooth \
-        --exec "OUT=$out BIN=$bin BTVIRT_PRELOAD=$preload DEADLINE=$((limit - 150)) IDLE_SECONDS=${RELAY_BT_IDLE_SECONDS:-0} $root/scripts/bluetooth-vm/guest.sh" >>"$out/vm.log" 2>&1
+        --exec "OUT=$out BIN=$bin BTVIRT_PRELOAD=$preload DEADLINE=$((limit - 150)) IDLE_SECONDS=${RELAY_BT_IDLE_SECONDS:-0} PRESENT_COUNT=${RELAY_BT_PRESENT_COUNT:-20} $root/scripts/bluetooth-vm/guest.sh" >>"$out/vm.log" 2>&1
 }
 accel=kvm
 status=0

@@ -78,8 +78,8 @@ kill $NOTIFY 2>/dev/null
 # meaningless; the ratio of the two is the figure (target ≤ 1.5).
 p50() { sed -n 's/.* p50 \([0-9.]*\) ms.*/\1/p' "$1"; }
 p99() { sed -n 's/.* p99 \([0-9.]*\) ms.*/\1/p' "$1"; }
-relay-bench present --bus "$SESSION" --trace "$RUN/present.trace" --count 20 --interval-ms 1500 --label rfcomm >"$OUT/bench-present-rfcomm.txt" 2>&1
-relay-bench present --count 20 --interval-ms 1500 --label unix --directory "$RUN" >"$OUT/bench-present-unix.txt" 2>&1
+relay-bench present --bus "$SESSION" --trace "$RUN/present.trace" --count "${PRESENT_COUNT:-20}" --interval-ms 1500 --label rfcomm >"$OUT/bench-present-rfcomm.txt" 2>&1
+relay-bench present --count "${PRESENT_COUNT:-20}" --interval-ms 1500 --label unix --directory "$RUN" >"$OUT/bench-present-unix.txt" 2>&1
 for link in rfcomm unix; do bench "$(tail -n 1 "$OUT/bench-present-$link.txt")"; done
 if [ -n "$(p50 "$OUT/bench-present-rfcomm.txt")" ] && [ -n "$(p50 "$OUT/bench-present-unix.txt")" ]; then
     bench "$(python3 -c "import sys; r, u = [float(x) for x in sys.argv[1:3]]; r99, u99 = [float(x) for x in sys.argv[3:5]]; print(f'Notify → pixels, RFCOMM / Unix socket: p50 {r / u:.2f}×, p99 {r99 / u99:.2f}× (target ≤ 1.5×)')" \
