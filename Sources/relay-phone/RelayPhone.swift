@@ -70,29 +70,15 @@ struct RelayPhone: AsyncParsableCommand {
         // asked before this run writes anything.
         let bootID = RunRecord.currentBootID()
         let lastRun = try link.database.read { db in try RunRecord.check(db, bootID: bootID) }
-        let restored = try mirror.storedNotifications().compactMap { stored -> CentreRecord? in
-            do { return try CentreRecord.decode(stored.record) } catch {
-                log("relay-phone: a stored notification (\(stored.centreID)) could not be read and is dropped: \(error)")
-                return nil
-            }
-        }
-
-        var restoredApps = AppRequests()
-        if let stored = try mirror.storedAppRequests() {
-            let (apps, dropped) = stored.restored()
-            restoredApps = apps
-            for request in dropped { log("relay-phone: a stored scheduled request (\(request)) no longer makes a schedule and is dropped") }
-        }
-
+        let restore = PhoneRestore(notifications: try mirror.storedNotifications(), apps: try mirror.storedAppRequests(), now: (Date(), .now))
+        for line in restore.dropped { log("relay-phone: " + line) }
         // Images of notifications that left while the agent was down (or before a crash) go now.
-        let attachmentsInUse = restored.flatMap { $0.notification(now: (Date(), .now)).content.attachments }
-            + restoredApps.pending.list().flatMap(\.request.content.attachments)
-        let swept = link.attachments.sweep(keeping: Set(attachmentsInUse.compactMap { AttachmentDigest(url: $0.url) }))
+        let swept = link.attachments.sweep(keeping: restore.attachmentsInUse)
         if swept > 0 { log("relay-phone: \(swept) stored attachments no notification refers to any more were deleted") }
 
         let connection = try await DBusConnection.connect(to: settings.bus)
         let server = NotificationServer(
-            connection: connection, log: log, mirror: mirror, restored: restored, restoredApps: restoredApps,
+            connection: connection, log: log, mirror: mirror, restored: restore.notifications, restoredApps: restore.apps,
             restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked })
         // The calls read from the bus at once are committed together, in one job and one sync.
         connection.aroundDispatch { [committer = link.committer] round in
