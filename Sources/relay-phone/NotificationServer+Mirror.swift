@@ -1,7 +1,6 @@
 import Foundation
 import PhoneAgent
 import enum RelayCore.ResponseAction
-import RelayFreedesktop
 import RelayStore
 import RelayWire
 

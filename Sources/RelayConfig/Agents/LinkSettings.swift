@@ -22,7 +22,7 @@ public struct LinkSettings: Sendable, Hashable {
         /// `link.reconnect_min_seconds`.
         public static let reconnectMinSeconds: ConfigKey<Int> = .integer(
             "link.reconnect_min_seconds", default: 1, range: 1...60, unit: "seconds",
-            "The first wait before reconnecting after the link is lost; it doubles after each failed attempt.")
+            "The first wait before reconnecting after the link is lost; it doubles after each failed attempt (at most 5 s for two minutes after a session ends).")
         /// `link.reconnect_max_seconds`.
         public static let reconnectMaxSeconds: ConfigKey<Int> = .integer(
             "link.reconnect_max_seconds", default: 60, range: 1...3600, unit: "seconds",
