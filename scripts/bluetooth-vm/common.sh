@@ -16,7 +16,12 @@ PIDS=()
 
 log() { echo "[$(date +%T) $ROLE] $*" | tee -a "$OUT/rig-$ROLE.log"; }
 pass() { echo "PASS $ROLE: $*" >>"$SUMMARY"; log "PASS $*"; }
-fail() { echo "FAIL $ROLE: $*" >>"$SUMMARY"; log "FAIL $*"; failures=$((failures + 1)); }
+# Once the run is aborted (guest.sh), a side's first failure ends it: the steps after it would
+# act on a rig that is gone or out of time, and their failures would only mislead.
+fail() {
+    echo "FAIL $ROLE: $*" >>"$SUMMARY"; log "FAIL $*"; failures=$((failures + 1))
+    [ ! -e "$SYNC/aborted" ] || { log "the run was aborted ($(cat "$SYNC/aborted")): stopping"; finish; }
+}
 # A benchmark's figure: printed in the summary, never a pass or a failure.
 bench() { echo "BENCH $ROLE: $*" >>"$SUMMARY"; log "BENCH $*"; }
 
