@@ -69,12 +69,19 @@ struct WearableSessionDelegate: LinkDelegate {
 
 extension WearableLink {
     /// The stored logs for connection `id`; under the lock that appends take, so an entry
-    /// appended later is handed to this connection (`LinkState.handOut`).
+    /// appended later is handed to this connection (`LinkState.handOut`). Read only while every
+    /// update is synced, so that the session sends no report and claims no entry that a power
+    /// cut could still take back.
     func loadLogs(for id: Int) throws -> LinkSession.Logs {
-        try state.withLock { state in
-            let logs = try database.read { db in try LinkLogTables.load(db) }
-            state.loaded.insert(id)
-            return logs
+        while true {
+            try syncUpdates()
+            let logs = try state.withLock { state -> LinkSession.Logs? in
+                guard state.durability.isSynced else { return nil }
+                let logs = try database.read { db in try LinkLogTables.load(db) }
+                state.loaded.insert(id)
+                return logs
+            }
+            if let logs { return logs }
         }
     }
 
@@ -108,6 +115,8 @@ extension WearableLink {
                 return update
             }
         }
+        // Durable before the driver acknowledges the entries.
+        try syncUpdates()
         for effect in effects { log(effect) }
         if effects.contains(where: \.changesSchedule) { firingWakeups.continuation.yield() }
         let references = effects.flatMap(\.attachments)

@@ -35,7 +35,7 @@ extension WearableLink {
     func fireDueLocally() -> Date? {
         let now = configuration.clock.now()
         do {
-            return try state.withLock { state -> Date? in
+            let next = try state.withLock { state -> Date? in
                 // Unpaired, there is nothing to fire.
                 guard state.partnerKey != nil else { return nil }
                 if state.current != nil {
@@ -57,6 +57,8 @@ extension WearableLink {
                 }
                 return state.replica.nextLocalFireDate()
             }
+            try syncUpdates()
+            return next
         } catch {
             logger.error("could not store an occurrence fired while apart: \(error); trying again in a minute")
             return now.addingTimeInterval(60)
@@ -71,6 +73,7 @@ extension WearableLink {
             try state.withLock { state in
                 _ = try update(&state, at: now) { replica, _ in ReplicaUpdate(effects: replica.linkChanged(at: now)) }
             }
+            try syncUpdates()
         } catch {
             logger.error("could not store when the link changed: \(error)")
         }

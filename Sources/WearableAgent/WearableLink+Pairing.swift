@@ -125,6 +125,7 @@ extension WearableLink {
         let removed = try state.withLock { state -> [UInt64] in
             guard let session = state.pairing else { return [] }
             try database.write { db in try WearableSchema.forgetAll(db) }
+            state.durability.logRewritten()
             try keys.setPartner(session.remoteKey)
             let removed = Array(state.replica.contents.notifications.keys)
             state.replica = Replica()

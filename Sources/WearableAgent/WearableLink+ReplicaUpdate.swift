@@ -20,8 +20,9 @@ struct EntryAppliedTwice: Error, CustomStringConvertible {
 extension WearableLink {
     /// Changes the held replica and stores what the change did in one write transaction: the
     /// effects, the cursor of the phone's log through the claimed entries, and reports appended
-    /// to the outbound log. Then the screen hears of it, the log is synced, and only then do
-    /// the sessions get the reports.
+    /// to the outbound log. Then the screen hears of it. The caller must call `syncUpdates()`
+    /// once it has released the lock, and acknowledge or answer only after that returns: the
+    /// sessions get the reports only then.
     ///
     /// `change` runs inside the transaction, so what it reads (the cursor) is what the commit
     /// moves. The replica is changed in place: copying it so that a failure could go back
@@ -31,20 +32,21 @@ extension WearableLink {
     /// The screen hears of the change as soon as it is committed, while the log is synced:
     /// the commit survives a crash of the agent either way, and only a power cut in that
     /// moment could lose it — the phone then sends it again, and it may alert twice. Nothing
-    /// that acknowledges or reports it leaves before the sync (Docs/ARCHITECTURE.md).
+    /// that acknowledges or reports it leaves before the sync (Docs/ARCHITECTURE.md): reports
+    /// wait in `UpdateDurability`, and a session loads the logs only once every update is synced.
     func update(
         _ state: inout LinkState, at now: Date, _ change: (inout Replica, Database) throws -> ReplicaUpdate
     ) throws -> [ReplicaEffect] {
         var replica = state.replica
         state.replica = Replica()  // `replica` is now the only reference: no copy on write.
         let effects: [ReplicaEffect]
-        let reports: [(UInt64, Relay_V1_Envelope.OneOf_Body)]
+        let reports: [(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]
         do {
             (effects, reports) = try database.writeUnsynced { db in
                 let update = try change(&replica, db)
                 for seq in update.claimed { guard try LinkLogTables.claim(db, seq: seq) else { throw EntryAppliedTwice(seq: seq) } }
                 try ReplicaPersistence.persist(update.effects, in: db)
-                let reports = try update.effects.compactMap { effect -> (UInt64, Relay_V1_Envelope.OneOf_Body)? in
+                let reports = try update.effects.compactMap { effect -> (seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)? in
                     guard case .report(let kind) = effect else { return nil }
                     var event = Relay_V1_WearableEvent()
                     event.at = WireTime.seconds(now)
@@ -70,9 +72,18 @@ extension WearableLink {
         // consecutive entries, and the screen must hear of them in the order they committed.
         let presented = ReplicaPresentation.events(for: effects, in: replica.contents)
         if !presented.isEmpty { present(presented) }
-        // Durable before the driver acknowledges the entries and before any report leaves.
-        try database.syncLog()
-        for (seq, body) in reports { state.handOut(seq: seq, body: body) }
+        state.durability.commit(appending: reports)
         return effects
+    }
+
+    /// Makes every update committed so far durable (one `fdatasync` of the log), then hands the
+    /// reports they appended to the sessions, in order. Called without the lock held.
+    func syncUpdates() throws {
+        let target = state.withLock { state in state.durability.isSynced ? nil : state.durability.committed }
+        guard let target else { return }
+        try database.syncLog()
+        state.withLock { state in
+            for (seq, body) in state.durability.didSync(through: target) { state.handOut(seq: seq, body: body) }
+        }
     }
 }

@@ -138,6 +138,8 @@ public final class WearableLink: Sendable {
         var downloads: [AttachmentDigest: AttachmentDownload] = [:]
         /// Attachments larger than this wearable takes: never asked for again while it runs.
         var refusedAttachments: Set<AttachmentDigest> = []
+        /// The replica's updates committed but perhaps not yet synced, and their reports.
+        var durability = UpdateDurability()
 
         /// Where to send: the current session, if there is one.
         var commands: AsyncStream<LinkConnectionDriver.Command>.Continuation? {
@@ -263,7 +265,11 @@ public final class WearableLink: Sendable {
     /// unacknowledged, so the phone's next connection starts from 1 instead of failing again.
     private func startNewEventLog() {
         do {
-            let epoch = try state.withLock { _ in try database.write { db in try LinkLogTables.startNewEpochKeepingUnacknowledged(db) } }
+            let epoch = try state.withLock { state in
+                let epoch = try database.write { db in try LinkLogTables.startNewEpochKeepingUnacknowledged(db) }
+                state.durability.logRewritten()
+                return epoch
+            }
             logger.notice("the phone lost its place in the wearable's log; a new log epoch begins", metadata: ["epoch": "\(epoch)"])
         } catch {
             logger.error("could not start a new log epoch: \(error)")
@@ -346,6 +352,7 @@ public final class WearableLink: Sendable {
                 return ReplicaUpdate(effects: replica.answer(answer.notificationKey) + [.report(.response(answer))])
             }
         }
+        try syncUpdates()
     }
 
     /// Calls `handler` each time the phone unpairs this wearable over the link (after the
@@ -376,6 +383,7 @@ public final class WearableLink: Sendable {
     private func forget(tellingThePhone: Bool) throws {
         let removed = try state.withLock { state -> [UInt64] in
             try database.write { db in try WearableSchema.forgetAll(db) }
+            state.durability.logRewritten()
             try keys.forgetPartner()
             let removed = Array(state.replica.contents.notifications.keys)
             state.partnerKey = nil

@@ -35,22 +35,24 @@ final class ImageIntake: Sendable {
         self.ingest = ingest
     }
 
-    /// Runs `deliver` with `call`, its images taken in: on this thread at once when it has none
-    /// and nothing of its sender waits here, otherwise on the image queue in turn. `refuse`
-    /// answers a call that was still waiting when the agent began to stop.
+    /// Returns `call` for the caller to deliver at once when it has no image and nothing of its
+    /// sender waits here; otherwise queues it, returns `nil`, and runs `deliver` with it, its
+    /// images taken in, on the image queue in turn. `refuse` answers a call that was still
+    /// waiting when the agent began to stop.
     func handle(
         _ call: NotifyCall, from sender: String, deliver: @escaping @Sendable (NotifyCall) -> Void,
         refuse: @escaping @Sendable () -> Void
-    ) {
+    ) -> NotifyCall? {
         let hasImage = call.hints.imageData != nil || !(call.hints.imagePath ?? "").isEmpty
-        // Most calls: no image and nothing of the sender's waiting, so delivered here without a
-        // closure to carry the call (only this thread queues, so the sender's calls can only
-        // have finished meanwhile).
-        guard hasImage || waiting.withLock({ $0.calls[sender] != nil }) else { return deliver(call) }
+        // Most calls: no image and nothing of the sender's waiting, so delivered by the caller
+        // without a closure to carry the call (only the bus thread queues, so the sender's calls
+        // can only have finished meanwhile).
+        guard hasImage || waiting.withLock({ $0.calls[sender] != nil }) else { return call }
         let bytes = call.hints.imageData?.data.count ?? 0
         enqueue(from: sender, bytes: bytes, always: hasImage, refuse: refuse) { [ingest] in
             deliver(hasImage ? ingest.takeImages(of: call) : call)
         }
+        return nil
     }
 
     /// Runs `work` (another call of `sender`'s) now, or behind the sender's calls that wait here.

@@ -46,18 +46,21 @@ extension NotificationServer {
 extension NotificationServer: PhoneLinkOwner {
     /// A response from the wearable: the centre acts as for relayctl, the app gets its
     /// signal, and the entry's cursor commits with the resulting changes.
+    ///
+    /// The entry counts as applied (and may be acknowledged) only once it is on disk, so this
+    /// returns only then; the centre's lock is released before that wait, and a second delivery
+    /// of the entry meanwhile finds it claimed (`MirrorCoordinator.isApplied`). The app hears of
+    /// the response only once it is on disk, from the committer, in commit order among every
+    /// other signal. The signals are stored with the entry and deleted once emitted: a crash in
+    /// between emits them at the next start (`emitStoredSignals`).
     func apply(seq: UInt64, event: Relay_V1_WearableEvent) throws {
         guard let mirror else { return }
-        // The entry counts as applied (and may be acknowledged) only once it is on disk, and
-        // the app hears of it only then. The signals are stored with it and deleted once
-        // emitted: a crash in between emits them at the next start (`emitStoredSignals`). The
-        // lock is held meanwhile (responses are rare), so signals keep their order.
-        try state.withLock { state in
+        let (ticket, atMonitoredServer) = try state.withLock {
+            state throws -> (CommitTicket?, (@Sendable () -> Void)?) in
             commitDeliveries(&state)
-            guard try !mirror.isApplied(seq: seq) else { return }
+            guard try !mirror.isApplied(seq: seq) else { return (nil, nil) }
             if case .firedLocally(let fired) = event.kind {
-                try adopt(fired, seq: seq, mirror: mirror, &state)
-                return
+                return (adopt(fired, seq: seq, mirror: mirror, &state), nil)
             }
             guard case .response(let response) = event.kind else {
                 // Alert reports are for the record only. One comes for every notification the
@@ -66,35 +69,41 @@ extension NotificationServer: PhoneLinkOwner {
                     log("relay-phone: the wearable did not alert for \(alerted.notificationKey): \(alerted.reason)")
                 }
                 try mirror.recordReportApplied(seq: seq)
-                return
+                return (nil, nil)
             }
             let before = Snapshot(state.centre)
             let id = mirror.centreID(answeredBy: response, in: state.centre)
             let closeThere = closeAtMonitoredServer.current
             let outcome = state.centre.apply(response, to: id, monitoring: closeThere != nil)
             log("relay-phone: \(outcome)")
-            let (signals, announced) = (outcome.signals, outcome.isAnnounced)
+            let signals = outcome.signals
             var atMonitoredServer: (@Sendable () -> Void)?
             if case .closeAtMonitoredServer(let id, _) = outcome, let closeThere { atMonitoredServer = { closeThere(id) } }
             let dismissed = response.action == ResponseAction.dismissIdentifier
             retireTimers(of: signals, &state)
-            let outbox = announced && !signals.isEmpty ? OutboxBatch(signals: signals.map(\.stored), bus: busID.withLock { $0 }) : nil
-            let ticket = mirrorChanges(
-                since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq, outbox: outbox)
-            try ticket?.waitBlocking()
-            if announced {
-                send(signals)
-                if let through = outbox?.storedThrough {
-                    mirror.link.committer.submit { db in try SignalOutboxTable.remove(db, through: through) }
-                }
+            guard outcome.isAnnounced, !signals.isEmpty else {
+                let ticket = mirrorChanges(since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq)
+                return (ticket, atMonitoredServer)
             }
-            atMonitoredServer?()
+            let outbox = OutboxBatch(signals: signals.map(\.stored), bus: busID.withLock { $0 })
+            let committer = mirror.link.committer
+            let ticket = mirrorChanges(
+                since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq, outbox: outbox,
+                then: { [self] in
+                    send(signals)
+                    if let through = outbox.storedThrough {
+                        committer.submit { db in try SignalOutboxTable.remove(db, through: through) }
+                    }
+                })
+            return (ticket, atMonitoredServer)
         }
+        try ticket?.waitBlocking()
+        atMonitoredServer?()
     }
 
     /// The wearable fired an occurrence by itself while apart: recorded, and taken over by the
     /// centre if the phone has not fired it yet (`NotificationCentre.adoptOccurrence`).
-    private func adopt(_ fired: Relay_V1_FiredLocally, seq: UInt64, mirror: MirrorCoordinator, _ state: inout State) throws {
+    private func adopt(_ fired: Relay_V1_FiredLocally, seq: UInt64, mirror: MirrorCoordinator, _ state: inout State) -> CommitTicket? {
         let before = Snapshot(state.centre)
         var adoption = NotificationCentre.Adoption.alreadyFired
         if let name = mirror.scheduleName(ofKey: fired.scheduleKey) {
@@ -104,7 +113,7 @@ extension NotificationServer: PhoneLinkOwner {
         }
         let change = MirrorCoordinator.CentreChange.firedOnWearable(
             scheduleKey: fired.scheduleKey, fireDate: fired.fireDate, alerted: fired.alerted, withdraw: adoption == .withdrawn)
-        try mirrorChanges(since: before, &state, signals: [], by: .phone, applying: seq, also: [change])?.waitBlocking()
+        return mirrorChanges(since: before, &state, signals: [], by: .phone, applying: seq, also: [change])
     }
 
     func startNewEpoch(newPartner: Bool) throws {

@@ -28,10 +28,11 @@ final class NotificationServer: Sendable {
 
     private let connection: DBusConnection
     let state: Mutex<State>
-    /// The thread of the round of dispatching under way (`committingDeliveriesByRound`), 0 for
-    /// none: the `Notify` calls that thread handles wait for the round's end. Read without the
-    /// lock, so that a round that handles no `Notify` never waits for it.
-    private let roundThread = Atomic<UInt>(0)
+    /// A round of dispatching is under way on the bus thread (`committingDeliveriesByRound`):
+    /// the `Notify` calls its handler delivers wait for the round's end. Only that thread sets
+    /// it, and only calls delivered from the handler itself consult it. Read without the lock,
+    /// so that a round that handles no `Notify` never waits for it.
+    private let roundUnderWay = Atomic<Bool>(false)
     /// The round under way left calls waiting in `State.deferred`.
     private let roundDeferred = Atomic<Bool>(false)
     let log: @Sendable (String) -> Void
@@ -172,15 +173,19 @@ final class NotificationServer: Sendable {
     private func notify(_ message: DBusMethodCall, _ arguments: inout DBusArgumentReader, _ reply: DBusPendingReply)
         throws(DBusError)
     {
-        let call = try NotifyCall(reading: &arguments)
+        var call = try NotifyCall(reading: &arguments)
         let sender = message.sender
-        guard let images else { return deliver(call, from: sender, reply) }
-        // Images are read and reduced before the lock, and off this thread.
-        images.handle(call, from: sender ?? "") { [self] call in
-            deliver(call, from: sender, reply)
-        } refuse: {
-            reply.fail(Self.stopping)
+        if let images {
+            // Images are read and reduced before the lock, and off this thread.
+            let now = images.handle(call, from: sender ?? "") { [self] call in
+                deliver(call, from: sender, reply, withinDispatch: false)
+            } refuse: {
+                reply.fail(Self.stopping)
+            }
+            guard let now else { return }
+            call = now
         }
+        deliver(call, from: sender, reply, withinDispatch: true)
     }
 
     /// Runs `work` (a call of `sender`'s) now, or behind that sender's calls still taking in an image.
@@ -193,13 +198,14 @@ final class NotificationServer: Sendable {
     static let stopping = DBusError(.failed, "relay-phone is stopping; the call was not carried out, try again when it is back")
 
     /// Puts a `Notify` call, its images taken in, into the centre; the reply follows the commit.
-    /// A call the bus thread handles within a round of dispatching waits for the round's end, to
-    /// be stored with the others of the round (`committingDeliveriesByRound`); one from another
-    /// thread (its image taken in there) is handed on at once, with any the round has waiting,
-    /// so that it never waits for a round that may itself wait for images.
-    private func deliver(_ call: NotifyCall, from sender: String?, _ reply: DBusPendingReply) {
+    /// A call delivered by the handler itself (`withinDispatch`) during a round of dispatching
+    /// waits for the round's end, to be stored with the others of the round
+    /// (`committingDeliveriesByRound`); one delivered later (its image taken in on the image
+    /// queue) is handed on at once, with any the round has waiting, so that it never waits for
+    /// a round that may itself wait for images.
+    private func deliver(_ call: NotifyCall, from sender: String?, _ reply: DBusPendingReply, withinDispatch: Bool) {
         for note in call.notes { log("relay-phone: Notify from \(sender ?? "?") (\(call.appName)): \(note)") }
-        let deferring = roundThread.load(ordering: .relaxed) == UInt(pthread_self())
+        let deferring = withinDispatch && roundUnderWay.load(ordering: .relaxed)
         state.withLock { state in
             state.deferred.append((notify(call, from: sender, &state), reply))
             if !deferring { commitDeliveries(&state) }
@@ -224,9 +230,9 @@ final class NotificationServer: Sendable {
     /// A round's calls share its fate: a commit that fails fails them all (they are answered
     /// anyway, and relay-phone stops on a storage failure, GroupCommitter's failure handler).
     func committingDeliveriesByRound(_ round: () -> Void) {
-        roundThread.store(UInt(pthread_self()), ordering: .relaxed)
+        roundUnderWay.store(true, ordering: .relaxed)
         round()
-        roundThread.store(0, ordering: .relaxed)
+        roundUnderWay.store(false, ordering: .relaxed)
         guard roundDeferred.exchange(false, ordering: .relaxed) else { return }
         state.withLock { state in commitDeliveries(&state) }
     }
@@ -286,23 +292,27 @@ final class NotificationServer: Sendable {
     func emitStoredSignals(monitoring: Bool) throws {
         guard let mirror else { return }
         let bus = busID.withLock { $0 }
-        try state.withLock { state in
-            commitDeliveries(&state)
-            let rows = try mirror.link.database.read(SignalOutboxTable.load)
-            guard let last = rows.last?.seq else { return }
-            var signals: [NotificationSignal] = []
-            for row in rows where row.bus == bus {
-                guard let signal = NotificationSignal(stored: row.signal) else { continue }
-                if case .response = signal {} else if monitoring { continue }
-                signals.append(signal)
-            }
-            send(signals)
-            try mirror.link.committer.submit { db in try SignalOutboxTable.remove(db, through: last) }.waitBlocking()
-            let dropped = rows.count - signals.count
-            log(
-                "relay-phone: \(signals.count) signal(s) for the wearable's responses, stored by the last run but perhaps not emitted, were emitted now"
-                    + (dropped > 0 ? "; \(dropped) could not be (another bus, monitor mode, or unreadable) and were dropped" : ""))
+        // The stored rows are read before the lock: nothing adds to them until the link runs.
+        let rows = try mirror.link.database.read(SignalOutboxTable.load)
+        guard let last = rows.last?.seq else { return }
+        var signals: [NotificationSignal] = []
+        for row in rows where row.bus == bus {
+            guard let signal = NotificationSignal(stored: row.signal) else { continue }
+            if case .response = signal {} else if monitoring { continue }
+            signals.append(signal)
         }
+        // Emitted under the centre's lock, so that they leave before any signal decided after
+        // them, and before they are deleted: a crash in between emits them again, never not at all.
+        let ticket = state.withLock { state in
+            commitDeliveries(&state)
+            send(signals)
+            return mirror.link.committer.submit { db in try SignalOutboxTable.remove(db, through: last) }
+        }
+        try ticket.waitBlocking()
+        let dropped = rows.count - signals.count
+        log(
+            "relay-phone: \(signals.count) signal(s) for the wearable's responses, stored by the last run but perhaps not emitted, were emitted now"
+                + (dropped > 0 ? "; \(dropped) could not be (another bus, monitor mode, or unreadable) and were dropped" : ""))
     }
 
     /// Emits the signals on the bus.

@@ -80,10 +80,8 @@ struct RelayPhone: AsyncParsableCommand {
         let server = NotificationServer(
             connection: connection, log: log, mirror: mirror, restored: restore.notifications, restoredApps: restore.apps,
             restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked })
-        // The calls read from the bus at once are committed together, in one job and one sync.
-        connection.aroundDispatch { [committer = link.committer] round in
-            committer.holdingWakeUps { server.committingDeliveriesByRound(round) }
-        }
+        // The `Notify` calls read from the bus at once are committed together, in one job and one sync.
+        connection.aroundDispatch { round in server.committingDeliveriesByRound(round) }
         link.attach(server)
         let busID = try await connection.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: "GetId")

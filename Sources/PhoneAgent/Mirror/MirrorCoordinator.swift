@@ -196,57 +196,51 @@ public final class MirrorCoordinator: Sendable {
     /// new partner nothing counts as mirrored any more, so the snapshot only clears its replica.
     /// `skippingKeys` is for after a power cut that may have lost commits the wearable saw:
     /// keys then go on far past any it may hold (`WireKeyTable.skipAhead`).
+    ///
+    /// As with `record`, the mirror's state moves at once (the caller holds the centre's lock)
+    /// and the write is queued: the epoch's number is chosen here, so the snapshot needs nothing
+    /// from the transaction, and changes recorded after it follow it in the log. Wait on the
+    /// ticket, after the centre's lock is released, before answering anyone.
     @discardableResult
     public func startNewEpoch(
         items: [MirrorItem], schedules: [ScheduleItem] = [], newPartner: Bool, skippingKeys: Bool = false
     ) -> CommitTicket {
         let items = items.map(withAttachments)
         let schedules = schedules.map(withAttachments)
-        var mirror = self.mirror.withLock { $0 }
-        if newPartner { mirror.forgetMirrored() }
-        let skipped = skippingKeys ? mirror.skipKeysAhead() : []
-        let paired = link.isPaired
-        let snapshotMirror = Mutex(mirror)
+        let epoch = LinkLogTables.freshEpoch()
+        let (skipped, outcome, mirrored) = mirror.withLock { mirror in
+            if newPartner { mirror.forgetMirrored() }
+            let skipped = skippingKeys ? mirror.skipKeysAhead() : []
+            let outcome = mirror.snapshot(items, schedules: schedules, epoch: epoch)
+            return (skipped, outcome, mirror.mirrored)
+        }
+        let logged = link.isPaired ? outcome.changes : []
         let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
-        // The epoch number comes from the transaction, so the snapshot is built there; the
-        // mirror state it produces replaces the in-memory one below, under the caller's lock.
-        let link = self.link
-        let ticket = link.committer.submit { db in
-            var mirror = snapshotMirror.withLock { $0 }
+        let (link, logger) = (self.link, self.logger)
+        return link.committer.submit { db in
             // A new partner: the old one's cursors go in the same transaction as its mirrored
             // keys, so that a crash between them cannot leave an empty log over the old map.
             if newPartner { try PhoneSchema.forgetLink(db) }
-            let epoch = try LinkLogTables.startNewEpoch(db)
+            try LinkLogTables.startNewEpoch(db, epoch: epoch)
             if newPartner { try db.execute(sql: "UPDATE centre_notification SET key = NULL, revision = 0") }
-            let outcome = mirror.snapshot(items, schedules: schedules, epoch: epoch)
             for assignment in skipped + outcome.assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }
-            for (centreID, mirrored) in mirror.mirrored {
+            for (centreID, mirrored) in mirrored {
                 try db.execute(
                     sql: "UPDATE centre_notification SET key = ?, revision = ? WHERE centre_id = ?",
                     arguments: [Int64(mirrored.key), Int64(mirrored.revision), Int64(centreID)])
             }
-            snapshotMirror.withLock { $0 = mirror }
-            guard paired else { return }
-            let appended = try outcome.changes.map { change in
+            let appended = try logged.map { change in
                 let body = Relay_V1_Envelope.OneOf_Body.change(change)
                 return (seq: try LinkLogTables.append(db, body), body: body)
             }
             entries.withLock { $0 = appended }
         } after: {
-            link.send(entries.withLock { $0 })
+            let sent = entries.withLock { $0 }
+            link.send(sent)
+            logger.info("mirror: new log epoch", metadata: ["entries": "\(sent.count)", "newPartner": "\(newPartner)"])
         }
-        // The snapshot needs the transaction's epoch; wait for it here (this is rare: a new
-        // partner, or a wearable that lost its state) so the mirror continues from it.
-        do {
-            try ticket.waitBlocking()
-            self.mirror.withLock { $0 = snapshotMirror.withLock { $0 } }
-            logger.info("mirror: new log epoch", metadata: ["entries": "\(entries.withLock { $0.count })", "newPartner": "\(newPartner)"])
-        } catch {
-            logger.error("mirror: could not start a new log epoch: \(error)")
-        }
-        return ticket
     }
 
     /// The centre's records to store for `changes`, with their wire keys and revisions.

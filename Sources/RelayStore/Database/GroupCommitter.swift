@@ -43,10 +43,6 @@ public final class GroupCommitter: Sendable {
         /// share its next transaction and sync rather than each paying for one.
         var busy = false
         var stopped = false
-        /// The thread whose jobs queue without waking this one (`holdingWakeUps`).
-        var holder: pthread_t?
-        /// A held job is waiting: the thread is woken when the hold ends.
-        var heldBack = false
     }
 
     private let database: RelayDatabase
@@ -68,7 +64,7 @@ public final class GroupCommitter: Sendable {
     public func submit(
         _ work: @escaping @Sendable (Database) throws -> Void, after: @escaping @Sendable () -> Void = {}
     ) -> CommitTicket {
-        enqueue(Job(work: work, written: nil, after: after, ticket: CommitTicket(waking: wakeUp)))
+        enqueue(Job(work: work, written: nil, after: after, ticket: CommitTicket()))
     }
 
     /// The same, with `written` run once the job is committed but before it is synced: for
@@ -84,7 +80,7 @@ public final class GroupCommitter: Sendable {
         _ work: @escaping @Sendable (Database) throws -> Void, written: @escaping @Sendable () -> Void,
         after: @escaping @Sendable () -> Void
     ) -> CommitTicket {
-        let job = Job(work: work, written: written, after: after, ticket: CommitTicket(waking: wakeUp))
+        let job = Job(work: work, written: written, after: after, ticket: CommitTicket())
         let direct = queue.withLock { queue -> Bool in
             guard !queue.stopped, !queue.busy, !queue.writing, queue.jobs.isEmpty, queue.committed.isEmpty else {
                 return false
@@ -103,43 +99,17 @@ public final class GroupCommitter: Sendable {
     }
 
     private func enqueue(_ job: Job) -> CommitTicket {
-        let (accepted, wake) = queue.withLock { queue -> (Bool, Bool) in
-            guard !queue.stopped else { return (false, false) }
+        let accepted = queue.withLock { queue -> Bool in
+            guard !queue.stopped else { return false }
             queue.jobs.append(job)
-            if let holder = queue.holder, pthread_equal(holder, pthread_self()) != 0 {
-                queue.heldBack = true
-                return (true, false)
-            }
-            return (true, true)
-        }
-        if !accepted {
-            job.ticket.complete(CommitterStopped())
-        } else if wake {
-            wakeUp.signal()
-        }
-        return job.ticket
-    }
-
-    /// Runs `body`, in which jobs this thread queues wait for its end to wake the committer's
-    /// thread: they then share one transaction and one sync, where each would otherwise wake
-    /// it and likely be committed alone. For a thread that submits in rounds (a D-Bus
-    /// connection's dispatch of the calls read at once); one thread holds at a time, and
-    /// others meanwhile submit as usual.
-    public func holdingWakeUps(_ body: () -> Void) {
-        let thread = pthread_self()
-        let holding = queue.withLock { queue -> Bool in
-            guard queue.holder == nil else { return false }
-            queue.holder = thread
             return true
         }
-        guard holding else { return body() }
-        body()
-        let wake = queue.withLock { queue -> Bool in
-            queue.holder = nil
-            defer { queue.heldBack = false }
-            return queue.heldBack
+        if accepted {
+            wakeUp.signal()
+        } else {
+            job.ticket.complete(CommitterStopped())
         }
-        if wake { wakeUp.signal() }
+        return job.ticket
     }
 
     /// Runs `handler` on the committer's thread for every job whose commit or sync failed
@@ -262,13 +232,7 @@ public final class CommitTicket: Sendable {
 
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
-    /// Wakes the committer's thread: a job held back (`holdingWakeUps`) must not wait for the
-    /// end of a hold whose thread is blocked waiting for that very job.
-    private let committer: DispatchSemaphore?
-
-    init(waking committer: DispatchSemaphore? = nil) {
-        self.committer = committer
-    }
+    init() {}
 
     func complete(_ failure: (any Error)?) {
         let (waiters, callbacks) = state.withLock { state in
@@ -319,8 +283,6 @@ public final class CommitTicket: Sendable {
 
     /// The same for a thread that may block (never the committer's own).
     public func waitBlocking() throws {
-        // A spare wake-up costs the committer one look at its queue.
-        if !state.withLock({ $0.done }) { committer?.signal() }
         finished.wait()
         finished.signal()  // Let any other blocking waiter through as well.
         if let failure = state.withLock({ $0.failure }) { throw failure }

@@ -81,10 +81,10 @@ public enum LinkLogTables {
     }
 
     /// Starts a new outbound epoch: the old entries are dropped (the caller re-sends the
-    /// whole state as a snapshot) and numbering starts at 1. Returns the new epoch.
+    /// whole state as a snapshot) and numbering starts at 1. `epoch` is the new epoch's number,
+    /// for a caller that builds the snapshot before the transaction (`freshEpoch()`). Returns it.
     @discardableResult
-    public static func startNewEpoch(_ db: Database) throws -> UInt64 {
-        let epoch = freshEpoch()
+    public static func startNewEpoch(_ db: Database, epoch: UInt64 = freshEpoch()) throws -> UInt64 {
         try db.execute(sql: "DELETE FROM outbound")
         try db.execute(
             sql: "UPDATE link_state SET own_epoch = ?, acknowledged_through = 0", arguments: [Int64(bitPattern: epoch)])
@@ -150,5 +150,7 @@ public enum LinkLogTables {
     }
 
     /// A random epoch in 1…2⁶³−1 (stored as a signed integer, never 0, which means "none").
-    static func freshEpoch() -> UInt64 { UInt64.random(in: 1...UInt64(Int64.max)) }
+    /// A new epoch's number: random, so that a log started again after a lost write is never
+    /// taken for the one before.
+    public static func freshEpoch() -> UInt64 { UInt64.random(in: 1...UInt64(Int64.max)) }
 }
