@@ -44,6 +44,7 @@ let package = Package(
         .executable(name: "relay-phone", targets: ["relay-phone"]),
         .executable(name: "relay-wearable", targets: ["relay-wearable"]),
         .executable(name: "relayctl", targets: ["relayctl"]),
+        .executable(name: "relay-conformance", targets: ["relay-conformance"]),
         .library(name: "RelayCore", targets: ["RelayCore"]),
     ],
     dependencies: [
@@ -205,6 +206,17 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
 
+        // MARK: Checking an implementation of the protocol (Docs/PROTOCOL.md, "Checking an implementation").
+        .target(
+            name: "RelayConformance",
+            dependencies: [
+                "RelayNoise", "RelayWire", "RelayTransport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSwift),
+        .executableTarget(
+            name: "relay-conformance",
+            dependencies: ["RelayConformance", "RelayTransport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSwift),
         .executableTarget(
             name: "relay-bench",
             dependencies: [
@@ -249,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "RelayCtlTests",
             dependencies: [
-                "relayctl", "relay-phone", "relay-wearable",
+                "relayctl", "relay-phone", "relay-wearable", "RelayConformance",
                 "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig", "FuzzNotifyCall",
                 "FuzzReplica", "FuzzImage", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore", "RelayStore",
                 "PhoneAgent",

@@ -1,0 +1,102 @@
+import Crypto
+public import Foundation
+public import RelayTransport
+import RelayWire
+
+/// A step of a case found the implementation at odds with Docs/PROTOCOL.md.
+public struct ConformanceFailure: Error, CustomStringConvertible {
+    /// The section of PROTOCOL.md the step checks (`§8.5`).
+    public let section: String
+    /// What was expected and what came instead.
+    public let message: String
+
+    /// Creates a failure of the step checking `section`.
+    public init(_ section: String, _ message: String) {
+        self.section = section
+        self.message = message
+    }
+
+    /// The section, then what went wrong.
+    public var description: String { "\(section): \(message)" }
+}
+
+/// The implementation under test and what this side needs to reach it.
+public struct ConformanceTarget: Sendable {
+    /// Where it listens (`unix:PATH`, `tcp:127.0.0.1:PORT`, `rfcomm:ADDRESS/CHANNEL`).
+    public var endpoint: TransportEndpoint
+    /// This side's static private key (32 bytes): its public key is the one the
+    /// implementation holds as its partner's.
+    public var localKey: Data
+    /// The implementation's static public key (32 bytes).
+    public var peerKey: Data
+    /// How long the implementation may take to answer one step. Generous: a step waits for
+    /// an answer, not for this long, except where the protocol allows silence.
+    public var patience: Duration
+
+    /// Describes a target.
+    public init(
+        endpoint: TransportEndpoint, localKey: Data, peerKey: Data,
+        patience: Duration = .seconds(10)
+    ) {
+        self.endpoint = endpoint
+        self.localKey = localKey
+        self.peerKey = peerKey
+        self.patience = patience
+    }
+
+    /// This side's key, for the handshake.
+    var localPrivateKey: Curve25519.KeyAgreement.PrivateKey {
+        get throws { try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: localKey) }
+    }
+
+    /// The implementation's key, for the handshake.
+    var peerPublicKey: Curve25519.KeyAgreement.PublicKey {
+        get throws { try Curve25519.KeyAgreement.PublicKey(rawRepresentation: peerKey) }
+    }
+
+    /// Connects, runs `body` on the connection, and closes it.
+    public func connect<Result: Sendable>(_ body: (WireScript) async throws -> Result) async throws -> Result {
+        let connection = try await Transport.connect(to: endpoint)
+        return try await connection.runBatches { batches, writer in
+            let inbox = FrameInbox()
+            let reader = Task {
+                do {
+                    for try await batch in batches { await inbox.deliver(batch) }
+                    await inbox.finish(.closed)
+                } catch {
+                    await inbox.finish(.failed(error))
+                }
+            }
+            defer { reader.cancel() }
+            return try await body(WireScript(writer: writer, inbox: inbox, patience: patience))
+        }
+    }
+}
+
+/// One check of the document against an implementation: a connection (or several) scripted
+/// frame by frame.
+public struct ConformanceCase: Sendable {
+    /// The section of PROTOCOL.md it checks.
+    public let section: String
+    /// What must hold, as a sentence.
+    public let name: String
+    let body: @Sendable (ConformanceTarget) async throws -> Void
+
+    init(_ section: String, _ name: String, _ body: @escaping @Sendable (ConformanceTarget) async throws -> Void) {
+        self.section = section
+        self.name = name
+        self.body = body
+    }
+
+    /// Runs the case: `nil` when it held, else why not.
+    public func run(against target: ConformanceTarget) async -> ConformanceFailure? {
+        do {
+            try await body(target)
+            return nil
+        } catch let failure as ConformanceFailure {
+            return failure
+        } catch {
+            return ConformanceFailure(section, "the script could not go on: \(error)")
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import Crypto
+import Foundation
+import RelayNoise
+import RelayWire
+
+/// The cases that check a wearable: this side plays the phone (the initiator, §2). The
+/// wearable must hold `ConformanceTarget.localKey`'s public key as its partner's.
+///
+/// Each connection starts a new log epoch of the phone's (a random `log_epoch`), so the cases
+/// do not depend on one another or on what the wearable held before (§8.3, step 2).
+public enum WearableConformance {
+    /// Every case, in the document's order.
+    public static let cases: [ConformanceCase] = [
+        ConformanceCase("§3", "a frame header announcing more than 16384 bytes closes the connection") { target in
+            try await target.connect { script in
+                try await script.sendRaw(Data([0xFF, 0xFF]))
+                _ = try await script.expectClose("§3", "an oversized frame header")
+            }
+        },
+        ConformanceCase("§4.3", "a first frame that is not RLAY is closed without an answer") { target in
+            try await target.connect { script in
+                try await script.sendFrame(Data("GET / HT".utf8))
+                try await script.expectSilentClose("§4.3", "not a Relay peer")
+            }
+        },
+        ConformanceCase("§4.3", "an offer whose reserved byte is not 0 is closed without an answer") { target in
+            try await target.connect { script in
+                try await script.sendFrame(Preambles.offer(lowest: 1, highest: 1, mode: 2, reserved: 1))
+                try await script.expectSilentClose("§4.3", "a malformed offer")
+            }
+        },
+        ConformanceCase("§4.4", "an offer of versions 2–3 gets the answer version 0, status 1 (unsupported), then the close") { target in
+            try await target.connect { script in
+                try await script.sendFrame(Preambles.offer(lowest: 2, highest: 3, mode: 2))
+                try await expectRefusal(script, status: 1, "no version in common")
+            }
+        },
+        ConformanceCase("§4.4", "a paired wearable answers a pair-mode offer with status 2 (not pairable), then closes") { target in
+            try await target.connect { script in
+                try await script.sendFrame(Preambles.offer(lowest: 1, highest: 1, mode: 1))
+                try await expectRefusal(script, status: 2, "pair mode while paired")
+            }
+        },
+        ConformanceCase("§5.3", "a phone whose key is not the partner's fails at KK 1: closed without anything sent") { target in
+            try await target.connect { script in
+                let offer = Preambles.offer(lowest: 1, highest: 1, mode: 2)
+                try await script.sendFrame(offer)
+                let answer = try await script.receiveFrame("§4.4", "the preamble answer")
+                var stranger = try HandshakeState(
+                    pattern: .kk, role: .initiator, prologue: Preambles.prologue(offer: offer, answer: answer),
+                    localStaticKey: Curve25519.KeyAgreement.PrivateKey(), remoteStaticKey: target.peerPublicKey)
+                try await script.sendFrame(try stranger.writeMessage())
+                try await script.expectSilentClose("§5.3", "an unknown phone")
+            }
+        },
+        ConformanceCase("§8.3", "the wearable's first envelope is its Hello: seq 0, ack 0, role WEARABLE, an epoch that is not 0") {
+            target in
+            try await target.connect { script in
+                try await script.openSession(phoneKey: target.localPrivateKey, wearableKey: target.peerPublicKey)
+                let first = try await script.receive("§8.3", "the wearable's Hello")
+                guard case .hello(let hello) = first.body else {
+                    throw ConformanceFailure("§8.3", "the first envelope is not a Hello: \(first.body.map { "\($0)" } ?? "no body")")
+                }
+                guard first.seq == 0, first.ack == 0 else {
+                    throw ConformanceFailure("§8.1", "the Hello carries seq \(first.seq), ack \(first.ack); both must be 0")
+                }
+                guard hello.role == .wearable else { throw ConformanceFailure("§8.3", "the Hello's role is \(hello.role)") }
+                guard hello.logEpoch != 0 else { throw ConformanceFailure("§8.2", "the wearable's log epoch is 0") }
+            }
+        },
+        ConformanceCase("§8.3", "an envelope other than a Hello before the phone's Hello is a protocol violation") { target in
+            try await target.connect { script in
+                try await script.openSession(phoneKey: target.localPrivateKey, wearableKey: target.peerPublicKey)
+                try await script.send(.heartbeat(ping(script.pingID())))
+                try await script.expectError(.protocolViolation, "§8.3", "a ping before the phone's Hello")
+            }
+        },
+        ConformanceCase("§8.3", "a second Hello is a protocol violation") { target in
+            try await session(target) { script, wearable in
+                try await script.send(.hello(phoneHello(answering: wearable, epoch: freshEpoch())))
+                try await script.expectError(.protocolViolation, "§8.3", "a second Hello")
+            }
+        },
+        ConformanceCase("§8.7", "a ping is answered with a pong of the same id") { target in
+            try await session(target) { script, _ in
+                let id = script.pingID()
+                try await script.send(.heartbeat(ping(id)))
+                _ = try await script.receive("§8.7", "the pong for ping \(id)") { envelope in
+                    guard case .heartbeat(let beat) = envelope.body else { return false }
+                    return beat.reply && beat.id == id
+                }
+            }
+        },
+        ConformanceCase("§8.5", "a new epoch's snapshot is applied and acknowledged; a duplicate entry is acknowledged again") { target in
+            try await session(target, head: 3) { script, _ in
+                let epoch = script.epoch
+                try await script.send(.change(.snapshotBegin(epoch)), seq: 1)
+                try await script.send(.change(.conformanceUpsert(key: 1)), seq: 2)
+                try await script.send(.change(.snapshotEnd(epoch)), seq: 3)
+                _ = try await script.receive("§8.5", "an envelope acknowledging entry 3") { $0.ack >= 3 }
+                try await script.send(.change(.snapshotEnd(epoch)), seq: 3)
+                let again = try await script.receive("§8.6", "an acknowledgement of the duplicate entry 3") { $0.ack >= 3 }
+                guard again.ack == 3 else {
+                    throw ConformanceFailure("§8.4", "the acknowledgement went to \(again.ack), past the phone's last entry 3")
+                }
+            }
+        },
+        ConformanceCase("§8.5", "a change with seq 0 is a protocol violation") { target in
+            try await session(target) { script, _ in
+                try await script.send(.change(.snapshotBegin(script.epoch)), seq: 0)
+                try await script.expectError(.protocolViolation, "§8.5", "a change with seq 0")
+            }
+        },
+        ConformanceCase("§8.5", "a gap in the phone's log is a protocol violation") { target in
+            try await session(target, head: 2) { script, _ in
+                try await script.send(.change(.snapshotEnd(script.epoch)), seq: 2)
+                try await script.expectError(.protocolViolation, "§8.5", "entry 2 without entry 1")
+            }
+        },
+        ConformanceCase("§8.4", "an ack beyond the end of the wearable's log is a protocol violation") { target in
+            try await session(target) { script, wearable in
+                var envelope = Relay_V1_Envelope()
+                envelope.ack = wearable.logHead + 1_000
+                try await script.send(envelope)
+                try await script.expectError(.protocolViolation, "§8.4", "ack \(envelope.ack) past the wearable's log head \(wearable.logHead)")
+            }
+        },
+        ConformanceCase("§8.1", "decrypted bytes that are not an Envelope are a protocol violation") { target in
+            try await session(target) { script, _ in
+                // Field 1 as a length-delimited field: wire type 2 where uint64 is declared,
+                // and a length running past the end.
+                try await script.sendEncrypted(Data([0x0A, 0x7F]))
+                try await script.expectError(.protocolViolation, "§9", "bytes that are not an Envelope")
+            }
+        },
+        ConformanceCase("§6", "a transport message that does not authenticate closes the connection without an Error") { target in
+            try await session(target) { script, _ in
+                try await script.sendFrame(Data(repeating: 0x5A, count: 40))
+                let frames = try await script.expectClose("§6", "a tampered transport message")
+                if let error = script.errorEnvelope(in: frames) {
+                    throw ConformanceFailure("§9", "an Error was sent after a transport message failed to decrypt: \(error.message)")
+                }
+            }
+        },
+    ]
+
+    /// Opens a session, takes the wearable's Hello and answers with the phone's (a new log
+    /// epoch with `head` entries, having everything of the wearable's log), then runs `body`.
+    static func session(
+        _ target: ConformanceTarget, head: UInt64 = 0, _ body: (WireScript, Relay_V1_Hello) async throws -> Void
+    ) async throws {
+        try await target.connect { script in
+            try await script.openSession(phoneKey: target.localPrivateKey, wearableKey: target.peerPublicKey)
+            let first = try await script.receive("§8.3", "the wearable's Hello")
+            guard case .hello(let wearable) = first.body else { throw ConformanceFailure("§8.3", "the first envelope is not a Hello") }
+            script.epoch = freshEpoch()
+            var hello = phoneHello(answering: wearable, epoch: script.epoch)
+            hello.logHead = head
+            try await script.send(.hello(hello))
+            script.ack = wearable.logHead
+            try await body(script, wearable)
+        }
+    }
+
+    /// A phone's Hello that has all of the wearable's log (its head, in its epoch).
+    static func phoneHello(answering wearable: Relay_V1_Hello, epoch: UInt64) -> Relay_V1_Hello {
+        var hello = Relay_V1_Hello()
+        hello.role = .phone
+        hello.agentVersion = "conformance"
+        hello.deviceName = "relay-conformance"
+        hello.logEpoch = epoch
+        hello.receivedEpoch = wearable.logEpoch
+        hello.receivedThrough = wearable.logHead
+        return hello
+    }
+
+    static func ping(_ id: UInt64) -> Relay_V1_Heartbeat {
+        var beat = Relay_V1_Heartbeat()
+        beat.id = id
+        return beat
+    }
+
+    static func freshEpoch() -> UInt64 { UInt64.random(in: 1...UInt64(Int64.max)) }
+
+    /// The answer must be the refusal with `status`, followed by the close (§4.4).
+    static func expectRefusal(_ script: WireScript, status: UInt8, _ why: String) async throws {
+        let answer = try await script.receiveFrame("§4.4", "the refusal answer")
+        guard answer.count == 8, answer.prefix(4) == Preambles.magic, answer[answer.startIndex + 4] == 0,
+            answer[answer.startIndex + 5] == status
+        else {
+            throw ConformanceFailure("§4.4", "expected an answer of version 0, status \(status) (\(why)); got \(answer.hex)")
+        }
+        let after = try await script.expectClose("§4.4", "after the refusal")
+        guard after.isEmpty else { throw ConformanceFailure("§4.4", "\(after.count) frame(s) came after the refusal") }
+    }
+}
+
+extension Relay_V1_Change.OneOf_Kind {
+    static func snapshotBegin(_ epoch: UInt64) -> Self {
+        var begin = Relay_V1_SnapshotBegin()
+        begin.epoch = epoch
+        return .snapshotBegin(begin)
+    }
+
+    static func snapshotEnd(_ epoch: UInt64) -> Self {
+        var end = Relay_V1_SnapshotEnd()
+        end.epoch = epoch
+        return .snapshotEnd(end)
+    }
+
+    static func conformanceUpsert(key: UInt64) -> Self {
+        var upsert = Relay_V1_Upsert()
+        upsert.key = key
+        upsert.revision = 1
+        upsert.content.title = "Conformance"
+        upsert.content.body = "Sent by relay-conformance"
+        upsert.deliveredAt = Int64(Date().timeIntervalSince1970)
+        return .upsert(upsert)
+    }
+}
+
+extension Relay_V1_Envelope.OneOf_Body {
+    static func change(_ kind: Relay_V1_Change.OneOf_Kind) -> Self {
+        var change = Relay_V1_Change()
+        change.kind = kind
+        return .change(change)
+    }
+}

@@ -1,0 +1,240 @@
+public import Crypto
+public import Foundation
+import RelayNoise
+public import RelayWire
+import RelayTransport
+
+/// One connection to the implementation under test, driven frame by frame: cleartext frames
+/// and preambles as bytes, the Noise handshake through `RelayNoise`, then envelopes encrypted
+/// and framed by hand. Nothing of Relay's own session code (`LinkSession`, `LinkHandshake`)
+/// runs here, so the script checks the document, not the code against itself.
+///
+/// Used from one task at a time (a case's body).
+public final class WireScript {
+    private let writer: FrameWriter
+    private let inbox: FrameInbox
+    /// How long the implementation may take to answer anything (the longest wait of a step).
+    public let patience: Duration
+    private var transport: Cipher?
+    /// The highest entry of the implementation's log this side applied: carried as `ack` once
+    /// the implementation's Hello has been received.
+    public var ack: UInt64 = 0
+    /// This side's log epoch on this connection, once its Hello is sent.
+    public var epoch: UInt64 = 0
+    private var nextPing: UInt64 = 1
+
+    init(writer: FrameWriter, inbox: FrameInbox, patience: Duration) {
+        self.writer = writer
+        self.inbox = inbox
+        self.patience = patience
+    }
+
+    // MARK: Cleartext
+
+    /// Writes bytes as they are, framing included (for malformed frames).
+    public func sendRaw(_ bytes: Data) async throws {
+        try await writer.writeRaw(bytes)
+    }
+
+    /// Writes one frame with `payload`.
+    public func sendFrame(_ payload: Data) async throws {
+        try await writer.write([payload])
+    }
+
+    /// The next frame from the implementation; fails the step if it closed instead.
+    public func receiveFrame(within limit: Duration? = nil, _ section: String, _ what: String) async throws -> Data {
+        let frame: Data?
+        do {
+            frame = try await inbox.next(within: limit ?? patience)
+        } catch let timeout as ScriptTimeout {
+            throw ConformanceFailure(section, "expected \(what); \(timeout)")
+        } catch {
+            throw ConformanceFailure(section, "expected \(what); the stream broke: \(error)")
+        }
+        guard let frame else { throw ConformanceFailure(section, "expected \(what); the implementation closed the connection") }
+        return frame
+    }
+
+    /// Waits for the implementation to close the connection, and returns the frames it sent
+    /// before (a refusal, an `Error`); fails the step if it keeps the connection open.
+    public func expectClose(within limit: Duration? = nil, _ section: String, _ why: String) async throws -> [Data] {
+        var frames: [Data] = []
+        while true {
+            do {
+                guard let frame = try await inbox.next(within: limit ?? patience) else { return frames }
+                frames.append(frame)
+            } catch let timeout as ScriptTimeout {
+                throw ConformanceFailure(section, "expected the connection to close (\(why)); it stayed open: \(timeout)")
+            } catch {
+                // A reset or a broken frame at the end is a close too.
+                return frames
+            }
+        }
+    }
+
+    // MARK: Preamble and handshake
+
+    /// §4 and §5.2: offers session mode, checks the answer, and runs `Noise_KK` as the phone.
+    public func openSession(phoneKey: Curve25519.KeyAgreement.PrivateKey, wearableKey: Curve25519.KeyAgreement.PublicKey)
+        async throws
+    {
+        let offer = Preambles.offer(lowest: 1, highest: 1, mode: 2)
+        try await sendFrame(offer)
+        let answer = try await receiveFrame("§4.4", "the preamble answer")
+        guard answer == Preambles.answer(version: 1, status: 0, lowest: 1, highest: 1) else {
+            throw ConformanceFailure("§4.4", "expected the answer 524c4159 01 00 01 01 (accepted, version 1); got \(answer.hex)")
+        }
+        var handshake = try HandshakeState(
+            pattern: .kk, role: .initiator, prologue: Preambles.prologue(offer: offer, answer: answer),
+            localStaticKey: phoneKey, remoteStaticKey: wearableKey)
+        try await sendFrame(try handshake.writeMessage())
+        let second = try await receiveFrame("§5.2", "KK 2 (48 bytes)")
+        do {
+            _ = try handshake.readMessage(second)
+        } catch {
+            throw ConformanceFailure("§5.2", "KK 2 did not authenticate: \(error)")
+        }
+        transport = Cipher(try handshake.finish())
+    }
+
+    // MARK: Envelopes
+
+    /// Encrypts and sends an envelope as it is (its `ack` included).
+    public func send(_ envelope: Relay_V1_Envelope) async throws {
+        guard let transport else { preconditionFailure("send before the handshake") }
+        try await sendFrame(try transport.encrypt(try envelope.serializedData()))
+    }
+
+    /// Sends `body` outside the log (`seq = 0`) with the current `ack`.
+    public func send(_ body: Relay_V1_Envelope.OneOf_Body, seq: UInt64 = 0) async throws {
+        var envelope = Relay_V1_Envelope()
+        envelope.seq = seq
+        envelope.ack = ack
+        envelope.body = body
+        try await send(envelope)
+    }
+
+    /// Sends raw bytes as an encrypted transport message (for bytes that are not an envelope).
+    public func sendEncrypted(_ plaintext: Data) async throws {
+        guard let transport else { preconditionFailure("send before the handshake") }
+        try await sendFrame(try transport.encrypt(plaintext))
+    }
+
+    /// The next envelope; pings are answered at once (§8.7) and skipped unless `keepingPings`.
+    public func receive(within limit: Duration? = nil, _ section: String, _ what: String, keepingPings: Bool = false)
+        async throws -> Relay_V1_Envelope
+    {
+        guard let transport else { preconditionFailure("receive before the handshake") }
+        while true {
+            let frame = try await receiveFrame(within: limit, section, what)
+            let plaintext: Data
+            do {
+                plaintext = try transport.decrypt(frame)
+            } catch {
+                throw ConformanceFailure("§6", "a transport message did not decrypt: \(error)")
+            }
+            let envelope: Relay_V1_Envelope
+            do {
+                envelope = try Relay_V1_Envelope(serializedBytes: plaintext)
+            } catch {
+                throw ConformanceFailure("§8.1", "a transport message is not an Envelope: \(error)")
+            }
+            if !keepingPings, case .heartbeat(let beat) = envelope.body, !beat.reply {
+                var pong = Relay_V1_Heartbeat()
+                pong.id = beat.id
+                pong.reply = true
+                try await send(.heartbeat(pong))
+                continue
+            }
+            return envelope
+        }
+    }
+
+    /// Receives until an envelope satisfies `accepts`, within `limit` overall.
+    public func receive(
+        within limit: Duration? = nil, _ section: String, _ what: String, until accepts: (Relay_V1_Envelope) -> Bool
+    ) async throws -> Relay_V1_Envelope {
+        let deadline = ContinuousClock.now + (limit ?? patience)
+        while true {
+            let left = deadline - .now
+            guard left > .zero else { throw ConformanceFailure(section, "expected \(what) within \(limit ?? patience)") }
+            let envelope = try await receive(within: left, section, what)
+            if accepts(envelope) { return envelope }
+        }
+    }
+
+    /// A fresh ping id for this connection.
+    public func pingID() -> UInt64 {
+        defer { nextPing += 1 }
+        return nextPing
+    }
+
+    /// Waits for the implementation to close after an `Error` with `code` (§9), and fails
+    /// the step if it closed without one or kept the connection open.
+    public func expectError(_ code: Relay_V1_ErrorCode, _ section: String, _ why: String) async throws {
+        let frames = try await expectClose(section, why)
+        guard let error = errorEnvelope(in: frames) else {
+            throw ConformanceFailure(section, "expected Error{\(code)} before the close (\(why)); the connection closed without one")
+        }
+        guard error.code == code else {
+            throw ConformanceFailure(section, "expected Error{\(code)} (\(why)); got Error{\(error.code), \"\(error.message)\"}")
+        }
+    }
+
+    /// The first `Error` among frames received in the session, decrypted in order; frames
+    /// that do not decrypt end the search (nothing after them can be read).
+    public func errorEnvelope(in frames: [Data]) -> Relay_V1_Error? {
+        guard let transport else { return nil }
+        for frame in frames {
+            guard let plaintext = try? transport.decrypt(frame), let envelope = try? Relay_V1_Envelope(serializedBytes: plaintext)
+            else { return nil }
+            if case .error(let error) = envelope.body { return error }
+        }
+        return nil
+    }
+
+    /// Waits for the implementation to close without sending anything (§5.3, §6).
+    public func expectSilentClose(_ section: String, _ why: String) async throws {
+        let frames = try await expectClose(section, why)
+        guard frames.isEmpty else {
+            throw ConformanceFailure(section, "expected a close without anything sent (\(why)); \(frames.count) frame(s) came first")
+        }
+    }
+}
+
+/// The session's two cipher states; a class, so that the script can hold the non-copyable
+/// `TransportSession` and use it from its methods.
+private final class Cipher {
+    var session: TransportSession
+
+    init(_ session: consuming TransportSession) {
+        self.session = session
+    }
+
+    func encrypt(_ plaintext: Data) throws -> Data { try session.encrypt(plaintext) }
+    func decrypt(_ message: Data) throws -> Data { try session.decrypt(message) }
+}
+
+/// §4's preambles and §4.6's prologue, written out from the document.
+public enum Preambles {
+    static let magic = Data([0x52, 0x4C, 0x41, 0x59])
+
+    /// An offer (§4.1).
+    public static func offer(lowest: UInt8, highest: UInt8, mode: UInt8, reserved: UInt8 = 0) -> Data {
+        magic + [lowest, highest, mode, reserved]
+    }
+
+    /// An answer (§4.2).
+    public static func answer(version: UInt8, status: UInt8, lowest: UInt8, highest: UInt8) -> Data {
+        magic + [version, status, lowest, highest]
+    }
+
+    /// The Noise prologue (§4.6).
+    static func prologue(offer: Data, answer: Data) -> Data {
+        Data("Relay link prologue".utf8) + offer + answer
+    }
+}
+
+extension Data {
+    var hex: String { map { String(format: "%02x", $0) }.joined() }
+}

@@ -1,0 +1,48 @@
+import Crypto
+import Foundation
+import RelayConformance
+import RelayTestSupport
+import RelayTransport
+import Testing
+
+/// relay-wearable, in loopback mode, against the conformance suite (Docs/PROTOCOL.md,
+/// "Checking an implementation"): the suite plays the phone, frame by frame. The wearable is
+/// paired by its state directory: its own key and the suite's public key as its partner's,
+/// where `relayctl pair` would have put them.
+@Suite struct WearableConformanceTests {
+    @Test(.timeLimit(.minutes(3))) func relayWearableKeepsTheDocument() async throws {
+        let directory = "/tmp/relay-conformance-\(UUID().uuidString.prefix(8))"
+        let state = directory + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let phone = Curve25519.KeyAgreement.PrivateKey()
+        let wearable = Curve25519.KeyAgreement.PrivateKey()
+        for (file, bytes) in [("identity.key", wearable.rawRepresentation), ("partner.key", phone.publicKey.rawRepresentation)] {
+            #expect(FileManager.default.createFile(atPath: state + "/" + file, contents: bytes, attributes: [.posixPermissions: 0o600]))
+        }
+        let control = directory + "/wearable.sock"
+        let agent = try ChildProcess(RelayCtlTests.binary("relay-wearable").path, [
+            "--transport", "loopback", "--control-socket", control, "--framebuffer", directory + "/wearable.fb",
+            "--state-directory", state, "--width", "200", "--height", "120", "--format", "xrgb8888", "--time-zone", "UTC",
+        ])
+        var lines = agent.lines.makeAsyncIterator()
+        let ready = await lines.next()
+        guard ready?.hasPrefix("ready:") == true else {
+            await agent.stop()
+            Issue.record("relay-wearable did not become ready; it printed: \(ready ?? "nothing")")
+            return
+        }
+        let target = ConformanceTarget(
+            endpoint: .unix(path: directory + "/wearable-link.sock"), localKey: phone.rawRepresentation,
+            peerKey: wearable.publicKey.rawRepresentation)
+        #expect(WearableConformance.cases.count >= 15)
+        for test in WearableConformance.cases {
+            let failure = await test.run(against: target)
+            #expect(failure == nil, "\(test.section) \(test.name): \(failure?.message ?? "")")
+        }
+        // Every case closed its connection; the wearable is still there for the next phone.
+        #expect(kill(agent.pid, 0) == 0)
+        kill(agent.pid, SIGTERM)
+        #expect(await agent.wait() == 0)
+    }
+}
