@@ -22,26 +22,40 @@ public struct ConformanceFailure: Error, CustomStringConvertible {
 
 /// The implementation under test and what this side needs to reach it.
 public struct ConformanceTarget: Sendable {
-    /// Where it listens (`unix:PATH`, `tcp:127.0.0.1:PORT`, `rfcomm:ADDRESS/CHANNEL`).
-    public var endpoint: TransportEndpoint
+    /// How the two meet: the suite connects to an implementation that listens (a wearable), or
+    /// takes the connections of one that connects (a phone).
+    public enum Reach: Sendable {
+        /// The implementation listens here (`unix:PATH`, `tcp:127.0.0.1:PORT`, `rfcomm:ADDRESS/CHANNEL`).
+        case listensAt(TransportEndpoint)
+        /// The implementation connects to the suite's listener.
+        case connectsTo(ConformanceListener)
+    }
+
+    /// How the suite reaches the implementation.
+    public var reach: Reach
     /// This side's static private key (32 bytes): its public key is the one the
     /// implementation holds as its partner's.
     public var localKey: Data
     /// The implementation's static public key (32 bytes).
     public var peerKey: Data
-    /// How long the implementation may take to answer one step. Generous: a step waits for
-    /// an answer, not for this long, except where the protocol allows silence.
+    /// How long the implementation may take to answer one step (or, connecting, to come back).
+    /// Generous: a step waits for an answer, not for this long, except where the protocol
+    /// allows silence.
     public var patience: Duration
+    /// Makes the implementation append an entry to its log (a phone: a notification posted on
+    /// its bus); `nil` skips the cases that need one.
+    public var appendEntry: (@Sendable () async throws -> Void)?
 
     /// Describes a target.
     public init(
-        endpoint: TransportEndpoint, localKey: Data, peerKey: Data,
-        patience: Duration = .seconds(10)
+        reach: Reach, localKey: Data, peerKey: Data, patience: Duration = .seconds(10),
+        appendEntry: (@Sendable () async throws -> Void)? = nil
     ) {
-        self.endpoint = endpoint
+        self.reach = reach
         self.localKey = localKey
         self.peerKey = peerKey
         self.patience = patience
+        self.appendEntry = appendEntry
     }
 
     /// This side's key, for the handshake.
@@ -54,11 +68,15 @@ public struct ConformanceTarget: Sendable {
         get throws { try Curve25519.KeyAgreement.PublicKey(rawRepresentation: peerKey) }
     }
 
-    /// Connects, runs `body` on the connection, and closes it.
+    /// Connects (or takes the implementation's next connection), runs `body` on it, and closes it.
     public func connect<Result: Sendable>(_ body: (WireScript) async throws -> Result) async throws -> Result {
-        let connection = try await Transport.connect(to: endpoint)
+        let connection =
+            switch reach {
+            case .listensAt(let endpoint): try await Transport.connect(to: endpoint)
+            case .connectsTo(let listener): try await listener.next(within: patience, "§2")
+            }
         return try await connection.runBatches { batches, writer in
-            let inbox = FrameInbox()
+            let inbox = Arrivals<Data>()
             let reader = Task {
                 do {
                     for try await batch in batches { await inbox.deliver(batch) }

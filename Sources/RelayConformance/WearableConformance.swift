@@ -55,18 +55,8 @@ public enum WearableConformance {
         },
         ConformanceCase("§8.3", "the wearable's first envelope is its Hello: seq 0, ack 0, role WEARABLE, an epoch that is not 0") {
             target in
-            try await target.connect { script in
-                try await script.openSession(phoneKey: target.localPrivateKey, wearableKey: target.peerPublicKey)
-                let first = try await script.receive("§8.3", "the wearable's Hello")
-                guard case .hello(let hello) = first.body else {
-                    throw ConformanceFailure("§8.3", "the first envelope is not a Hello: \(first.body.map { "\($0)" } ?? "no body")")
-                }
-                guard first.seq == 0, first.ack == 0 else {
-                    throw ConformanceFailure("§8.1", "the Hello carries seq \(first.seq), ack \(first.ack); both must be 0")
-                }
-                guard hello.role == .wearable else { throw ConformanceFailure("§8.3", "the Hello's role is \(hello.role)") }
-                guard hello.logEpoch != 0 else { throw ConformanceFailure("§8.2", "the wearable's log epoch is 0") }
-            }
+            // `session` checks the Hello; a session that completes is the whole case.
+            try await session(target) { _, _ in }
         },
         ConformanceCase("§8.3", "an envelope other than a Hello before the phone's Hello is a protocol violation") { target in
             try await target.connect { script in
@@ -119,10 +109,8 @@ public enum WearableConformance {
         },
         ConformanceCase("§8.4", "an ack beyond the end of the wearable's log is a protocol violation") { target in
             try await session(target) { script, wearable in
-                var envelope = Relay_V1_Envelope()
-                envelope.ack = wearable.logHead + 1_000
-                try await script.send(envelope)
-                try await script.expectError(.protocolViolation, "§8.4", "ack \(envelope.ack) past the wearable's log head \(wearable.logHead)")
+                try await script.send(Relay_V1_Envelope.acknowledging(wearable.logHead + 1_000))
+                try await script.expectError(.protocolViolation, "§8.4", "an ack past the wearable's log head \(wearable.logHead)")
             }
         },
         ConformanceCase("§8.1", "decrypted bytes that are not an Envelope are a protocol violation") { target in
@@ -151,8 +139,7 @@ public enum WearableConformance {
     ) async throws {
         try await target.connect { script in
             try await script.openSession(phoneKey: target.localPrivateKey, wearableKey: target.peerPublicKey)
-            let first = try await script.receive("§8.3", "the wearable's Hello")
-            guard case .hello(let wearable) = first.body else { throw ConformanceFailure("§8.3", "the first envelope is not a Hello") }
+            let wearable = try await script.receiveHello(role: .wearable)
             script.epoch = freshEpoch()
             var hello = phoneHello(answering: wearable, epoch: script.epoch)
             hello.logHead = head

@@ -12,7 +12,7 @@ import RelayTransport
 /// Used from one task at a time (a case's body).
 public final class WireScript {
     private let writer: FrameWriter
-    private let inbox: FrameInbox
+    private let inbox: Arrivals<Data>
     /// How long the implementation may take to answer anything (the longest wait of a step).
     public let patience: Duration
     private var transport: Cipher?
@@ -23,7 +23,7 @@ public final class WireScript {
     public var epoch: UInt64 = 0
     private var nextPing: UInt64 = 1
 
-    init(writer: FrameWriter, inbox: FrameInbox, patience: Duration) {
+    init(writer: FrameWriter, inbox: Arrivals<Data>, patience: Duration) {
         self.writer = writer
         self.inbox = inbox
         self.patience = patience
@@ -97,6 +97,42 @@ public final class WireScript {
         transport = Cipher(try handshake.finish())
     }
 
+    /// §4.1 and §4.3: takes the phone's offer and checks it: `RLAY`, a range holding version 1,
+    /// `mode` (2, session, for a paired phone), the reserved byte 0. Returns it.
+    public func receiveOffer(mode: UInt8) async throws -> Data {
+        let offer = try await receiveFrame("§4.1", "the phone's offer")
+        guard offer.count == 8, offer.prefix(4) == Preambles.magic else {
+            throw ConformanceFailure("§4.1", "the offer is not 8 bytes starting RLAY: \(offer.hex)")
+        }
+        let bytes = [UInt8](offer)
+        guard bytes[4] <= 1, 1 <= bytes[5], bytes[6] == mode, bytes[7] == 0 else {
+            throw ConformanceFailure(
+                "§4.1", "expected an offer of a range holding version 1, mode \(mode), reserved 0; got \(offer.hex)")
+        }
+        return offer
+    }
+
+    /// §4 and §5.2 as the wearable: takes the offer, accepts version 1, and runs `Noise_KK` as
+    /// the responder. The phone's Hello comes next.
+    public func acceptSession(wearableKey: Curve25519.KeyAgreement.PrivateKey, phoneKey: Curve25519.KeyAgreement.PublicKey)
+        async throws
+    {
+        let offer = try await receiveOffer(mode: 2)
+        let answer = Preambles.answer(version: 1, status: 0, lowest: 1, highest: 1)
+        try await sendFrame(answer)
+        var handshake = try HandshakeState(
+            pattern: .kk, role: .responder, prologue: Preambles.prologue(offer: offer, answer: answer),
+            localStaticKey: wearableKey, remoteStaticKey: phoneKey)
+        let first = try await receiveFrame("§5.2", "KK 1 (48 bytes)")
+        do {
+            _ = try handshake.readMessage(first)
+        } catch {
+            throw ConformanceFailure("§5.2", "KK 1 did not authenticate: \(error)")
+        }
+        try await sendFrame(try handshake.writeMessage())
+        transport = Cipher(try handshake.finish())
+    }
+
     // MARK: Envelopes
 
     /// Encrypts and sends an envelope as it is (its `ack` included).
@@ -148,6 +184,21 @@ public final class WireScript {
             }
             return envelope
         }
+    }
+
+    /// §8.3: the implementation's first envelope, which must be its Hello with `seq` and `ack`
+    /// 0, the `role` expected, and an epoch that is not 0.
+    public func receiveHello(role: Relay_V1_Role) async throws -> Relay_V1_Hello {
+        let first = try await receive("§8.3", "the implementation's Hello")
+        guard case .hello(let hello) = first.body else {
+            throw ConformanceFailure("§8.3", "the first envelope is not a Hello: \(first.body.map { "\($0)" } ?? "no body")")
+        }
+        guard first.seq == 0, first.ack == 0 else {
+            throw ConformanceFailure("§8.1", "the Hello carries seq \(first.seq), ack \(first.ack); both must be 0")
+        }
+        guard hello.role == role else { throw ConformanceFailure("§8.3", "the Hello's role is \(hello.role), not \(role)") }
+        guard hello.logEpoch != 0 else { throw ConformanceFailure("§8.2", "the Hello's log epoch is 0") }
+        return hello
     }
 
     /// Receives until an envelope satisfies `accepts`, within `limit` overall.

@@ -3,8 +3,8 @@ import Foundation
 import RelayConformance
 import RelayTransport
 
-/// `relay-conformance wearable`: checks an implementation of the wearable's side of the link
-/// against Docs/PROTOCOL.md, frame by frame, playing the phone. Prints a line a case and
+/// `relay-conformance wearable|phone`: checks an implementation of one side of the link
+/// against Docs/PROTOCOL.md, frame by frame, playing the other side. Prints a line a case and
 /// exits 1 if any failed.
 @main
 struct RelayConformanceCommand: AsyncParsableCommand {
@@ -12,23 +12,27 @@ struct RelayConformanceCommand: AsyncParsableCommand {
         commandName: "relay-conformance",
         abstract: "Checks an implementation of Relay's link protocol against Docs/PROTOCOL.md.",
         discussion: """
-            Plays the phone against a wearable that listens at ENDPOINT and holds this side's key \
-            as its partner's (pair it first, or put the public key printed with --print-public-key \
-            where the implementation keeps its partner's key). Each case names the section of \
-            PROTOCOL.md it checks.
+            'wearable': plays the phone against a wearable listening at --endpoint. 'phone': plays \
+            the wearable, listening at --endpoint for the phone to connect (again after each \
+            case). The implementation must hold the public key of --key as its partner's (pair \
+            it first, or store the key where it keeps its partner's). Each case names the section \
+            of PROTOCOL.md it checks.
             """)
 
-    @Argument(help: "The side under test; only 'wearable' so far.")
+    @Argument(help: "The side under test: wearable or phone.")
     var side: String
 
-    @Option(help: "Where the wearable listens: unix:PATH (or a path), tcp:127.0.0.1:PORT, rfcomm:ADDRESS/CHANNEL.")
+    @Option(help: "wearable: where it listens (unix:PATH or a path, tcp:127.0.0.1:PORT, rfcomm:ADDRESS/CHANNEL); phone: where the suite listens for it (unix:PATH, tcp:127.0.0.1:PORT).")
     var endpoint: String
 
-    @Option(help: "A file holding this side's 32-byte X25519 private key (the phone's identity the wearable is paired with).")
+    @Option(help: "A file holding this side's 32-byte X25519 private key (the identity the implementation is paired with).")
     var key: String
 
-    @Option(help: "The wearable's static public key, 64 hex digits.")
+    @Option(help: "The implementation's static public key, 64 hex digits.")
     var peerKey: String
+
+    @Option(help: "phone: a shell command that makes the phone append an entry to its log (post a notification, e.g. notify-send); without it that case is skipped.")
+    var appendCommand: String?
 
     @Option(help: "Run only the cases of this section (§8.5 or 8.5).")
     var section: String?
@@ -37,17 +41,23 @@ struct RelayConformanceCommand: AsyncParsableCommand {
     var patience: Int = 10
 
     mutating func validate() throws {
-        guard side == "wearable" else {
-            throw ValidationError("only the wearable's side can be checked so far: relay-conformance wearable …")
+        guard side == "wearable" || side == "phone" else {
+            throw ValidationError("the side under test is 'wearable' or 'phone', not '\(side)'")
         }
     }
 
     func run() async throws {
-        let target = try ConformanceTarget(
-            endpoint: TransportEndpoint(parsing: endpoint), localKey: privateKey(), peerKey: publicKey(), patience: .seconds(patience))
+        let endpoint = try TransportEndpoint(parsing: endpoint)
+        let listener = side == "phone" ? try await ConformanceListener(at: endpoint) : nil
+        defer { listener?.stop() }
+        let append = appendCommand.map { command in { @Sendable () async throws in try Self.runShell(command) } }
+        let target = ConformanceTarget(
+            reach: listener.map { .connectsTo($0) } ?? .listensAt(endpoint), localKey: try privateKey(), peerKey: try publicKey(),
+            patience: .seconds(patience), appendEntry: append)
         var failures = 0
         let wanted = section.map { $0.hasPrefix("§") ? $0 : "§" + $0 }
-        for test in WearableConformance.cases where wanted == nil || test.section == wanted {
+        let cases = side == "phone" ? PhoneConformance.cases : WearableConformance.cases
+        for test in cases where wanted == nil || test.section == wanted {
             if let failure = await test.run(against: target) {
                 failures += 1
                 print("FAIL \(test.section) \(test.name): \(failure.message)")
@@ -57,6 +67,18 @@ struct RelayConformanceCommand: AsyncParsableCommand {
         }
         print(failures == 0 ? "conformance: every case held" : "conformance: \(failures) case(s) failed")
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Runs `command` with /bin/sh and fails unless it exits 0.
+    private static func runShell(_ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ValidationError("--append-command exited \(process.terminationStatus): \(command)")
+        }
     }
 
     private func privateKey() throws -> Data {

@@ -33,7 +33,7 @@ import Testing
             return
         }
         let target = ConformanceTarget(
-            endpoint: .unix(path: directory + "/wearable-link.sock"), localKey: phone.rawRepresentation,
+            reach: .listensAt(.unix(path: directory + "/wearable-link.sock")), localKey: phone.rawRepresentation,
             peerKey: wearable.publicKey.rawRepresentation)
         #expect(WearableConformance.cases.count >= 15)
         for test in WearableConformance.cases {

@@ -1,34 +1,35 @@
 import Foundation
 
-/// The frames a connection has delivered and not yet taken, filled by a reader task: lets a
-/// script wait for the next frame with a deadline, which an async iterator alone cannot.
-actor FrameInbox {
-    /// How the stream ended: cleanly between frames, or with the framing's or the socket's error.
+/// What arrived and was not yet taken (a connection's frames, a listener's connections),
+/// filled by a task of its own: lets a script wait for the next with a deadline, which an
+/// async iterator alone cannot.
+actor Arrivals<Element: Sendable> {
+    /// How the stream ended: cleanly, or with an error (the framing's, the socket's).
     enum End: Sendable {
         case closed
         case failed(any Error)
     }
 
-    private var frames: [Data] = []
+    private var waiting: [Element] = []
     private var end: End?
-    private var waiter: (id: UInt64, continuation: CheckedContinuation<Data?, any Error>)?
+    private var waiter: (id: UInt64, continuation: CheckedContinuation<Element?, any Error>)?
     private var nextWaiter: UInt64 = 0
 
-    /// Frames read from the connection.
-    func deliver(_ batch: [Data]) {
-        frames += batch
+    /// Something arrived.
+    func deliver(_ batch: [Element]) {
+        waiting += batch
         wakeWaiter()
     }
 
-    /// The connection ended.
+    /// Nothing more will arrive.
     func finish(_ how: End) {
         if end == nil { end = how }
         wakeWaiter()
     }
 
-    /// The next frame; `nil` once the peer closed and every frame was taken. Throws
+    /// The next arrival; `nil` once the stream ended and everything was taken. Throws
     /// `ScriptTimeout` when nothing came within `limit`, and the stream's error if it broke.
-    func next(within limit: Duration) async throws -> Data? {
+    func next(within limit: Duration) async throws -> Element? {
         if let ready = try take() { return ready }
         nextWaiter += 1
         let id = nextWaiter
@@ -41,9 +42,9 @@ actor FrameInbox {
         }
     }
 
-    /// `.some(frame)`, `.some(nil)` at the end, or `nil` when there is nothing yet.
-    private func take() throws -> Data?? {
-        if !frames.isEmpty { return .some(frames.removeFirst()) }
+    /// `.some(element)`, `.some(nil)` at the end, or `nil` when there is nothing yet.
+    private func take() throws -> Element?? {
+        if !waiting.isEmpty { return .some(waiting.removeFirst()) }
         switch end {
         case nil: return nil
         case .closed: return .some(nil)

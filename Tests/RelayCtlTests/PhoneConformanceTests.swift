@@ -1,0 +1,59 @@
+import Crypto
+import Foundation
+import RelayConformance
+import RelayTestSupport
+import RelayTransport
+import Testing
+
+/// relay-phone, in loopback mode on a private bus, against the conformance suite's phone side
+/// (Docs/PROTOCOL.md, "Checking an implementation"): the suite plays the wearable, listening
+/// where relay-phone connects, and takes its next connection for each case. relay-phone is
+/// paired by its state directory, as `relayctl pair` would have left it.
+@Suite struct PhoneConformanceTests {
+    @Test(.timeLimit(.minutes(4))) func relayPhoneKeepsTheDocument() async throws {
+        try await withPrivateBus { bus in
+            let directory = "/tmp/relay-conformance-\(UUID().uuidString.prefix(8))"
+            let state = directory + "/state"
+            try FileManager.default.createDirectory(
+                atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let phone = Curve25519.KeyAgreement.PrivateKey()
+            let wearable = Curve25519.KeyAgreement.PrivateKey()
+            for (file, bytes) in [("identity.key", phone.rawRepresentation), ("partner.key", wearable.publicKey.rawRepresentation)] {
+                #expect(FileManager.default.createFile(atPath: state + "/" + file, contents: bytes, attributes: [.posixPermissions: 0o600]))
+            }
+            let link = directory + "/wearable-link.sock"
+            let listener = try await ConformanceListener(at: .unix(path: link))
+            defer { listener.stop() }
+            let control = directory + "/phone.sock"
+            let agent = try ChildProcess(
+                RelayCtlTests.binary("relay-phone").path,
+                ["--transport", "loopback", "--bus", bus.address, "--control-socket", control, "--state-directory", state, "--peer", link])
+            var lines = agent.lines.makeAsyncIterator()
+            let ready = await lines.next()
+            guard ready?.hasPrefix("ready:") == true else {
+                await agent.stop()
+                Issue.record("relay-phone did not become ready; it printed: \(ready ?? "nothing")")
+                return
+            }
+            // Locked, so that what is posted goes to the wearable.
+            #expect(try await runCommand(RelayCtlTests.binary("relayctl").path, ["lock", "--control-socket", control]).status == 0)
+            let address = bus.address
+            let target = ConformanceTarget(
+                reach: .connectsTo(listener), localKey: wearable.rawRepresentation, peerKey: phone.publicKey.rawRepresentation,
+                patience: .seconds(30),
+                appendEntry: {
+                    let posted = try await runCommand(
+                        "/usr/bin/notify-send", ["Conformance", "Posted for the suite"], environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+                    guard posted.status == 0 else { throw ConformanceFailure("§8.4", "notify-send failed: \(posted.output)") }
+                })
+            #expect(PhoneConformance.cases.count >= 11)
+            for test in PhoneConformance.cases {
+                let failure = await test.run(against: target)
+                #expect(failure == nil, "\(test.section) \(test.name): \(failure?.message ?? "")")
+            }
+            kill(agent.pid, SIGTERM)
+            #expect(await agent.wait() == 0)
+        }
+    }
+}
