@@ -60,6 +60,9 @@ import Testing
             responder: LinkHandshake(responding: .init(pairable: false, partnerKey: nil), localKey: wearable))
         notPairable.run()
         #expect(notPairable.initiatorFailure == .refused(.notPairable))
+        // The responder's own log says that it refused, not that its peer did.
+        #expect(notPairable.responderFailure == .refusedOffer(.notPairable))
+        #expect(notPairable.responderFailure?.description.hasPrefix("refused a pairing") == true)
         var notPaired = HandshakeRun(
             initiator: LinkHandshake(initiating: .session(partnerKey: wearable.publicKey), localKey: phone),
             responder: LinkHandshake(responding: .init(pairable: false, partnerKey: nil), localKey: wearable))

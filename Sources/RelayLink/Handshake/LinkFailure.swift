@@ -12,6 +12,8 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case versionMismatch(local: ClosedRange<UInt8>, remote: ClosedRange<UInt8>)
     /// The responder refused: it is not pairable, or has no partner.
     case refused(Preamble.Status)
+    /// This side, the responder, refused the peer's offer (and said why in its answer).
+    case refusedOffer(Preamble.Status)
     /// The Noise handshake failed: a tampered message, or a peer whose static key is not
     /// the stored partner's (in a session, an unknown peer shows up exactly like this).
     case handshakeFailed(NoiseError)
@@ -62,6 +64,12 @@ public enum LinkFailure: Error, Sendable, Hashable, CustomStringConvertible {
             return "the peer refused our protocol versions; update Relay on the side with the older version"
         case .refused(.accepted):
             return "the peer refused the connection"
+        case .refusedOffer(.notPairable):
+            return "refused a pairing: this side is not waiting for one (it is paired, or pairing mode is off)"
+        case .refusedOffer(.notPaired):
+            return "refused a session: this side has no partner; pair the devices with relayctl pair"
+        case .refusedOffer(let status):
+            return "refused the peer's offer (\(status))"
         case .handshakeFailed(let error):
             return "handshake failed (\(error)): the peer is not the paired partner, or the messages were tampered with"
         case .unexpectedFrame(let what):

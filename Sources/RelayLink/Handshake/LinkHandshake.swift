@@ -172,7 +172,7 @@ public struct LinkHandshake: ~Copyable {
             }
         if let refusal {
             let answer = Preamble.Answer(version: 0, status: refusal, versions: versions)
-            return [.send(answer.encoded)] + fail(.refused(refusal))
+            return [.send(answer.encoded)] + fail(.refusedOffer(refusal))
         }
         let answer = Preamble.Answer(version: chosen, status: .accepted, versions: versions)
         let prologue = Preamble.prologue(offer: offer, answer: answer)
