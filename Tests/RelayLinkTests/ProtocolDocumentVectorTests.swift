@@ -420,6 +420,61 @@ extension ProtocolDocumentVectorTests {
             #expect(try frame(transportMessage(key: Self.k2, counter: 2, plaintext: bytes(Self.secondAcknowledgementPlaintext))) == documented(Self.secondAcknowledgementFrame))
         }
 
+        @Test func theCatchUpTranscript() throws {
+            // §18.4: entries that waited while the devices were apart, resent after the
+            // Hellos with `may_alert` as posted; the wearable reports that they did not alert.
+            func upsert(_ key: UInt64, _ body: String, at time: Int64) -> Relay_V1_Envelope.OneOf_Body {
+                .change(.with {
+                    $0.upsert = .with {
+                        $0.key = key
+                        $0.revision = 1
+                        $0.appKey = 12
+                        $0.content = .with {
+                            $0.title = "Anna"
+                            $0.body = body
+                            $0.threadKey = 37
+                        }
+                        $0.mayAlert = true
+                        $0.deliveredAt = time
+                    }
+                })
+            }
+            func waited(_ key: UInt64) -> Relay_V1_Envelope.OneOf_Body {
+                .event(.with {
+                    $0.at = 1_800_003_600
+                    $0.alerted = .with {
+                        $0.notificationKey = key
+                        $0.revision = 1
+                        $0.reason = "it waited while the devices were apart"
+                    }
+                })
+            }
+            var sessions = try DocumentSessions(.session)
+            let fromPhone: [(Relay_V1_Envelope, String)] = [
+                (.with { $0.hello = Self.phoneHello; $0.hello.receivedThrough = 12; $0.hello.logEpoch = 7; $0.hello.receivedEpoch = 9; $0.hello.logHead = 45 },
+                 "002d25d8f5805343fe7b68d23c7a5265fcbaeae1c4a82f17eeb479a29d6fc0276722d5ab905eedcae80365752ef40b"),
+                (.with { $0.seq = 44; $0.ack = 12; $0.body = upsert(4322, "Running late", at: 1_800_000_600) },
+                 "003ff1fd00be7dcba0045b8e266167050a7dc1a2220fc2811a13170ea0c03cbd12644b6c37337041c214a8c72ca4cdf5dc5e22d53224a7a2aac45f6d9d186fe71f"),
+                (.with { $0.seq = 45; $0.ack = 12; $0.body = upsert(4323, "Here now", at: 1_800_000_900) },
+                 "003b9dac3d826d24ea61f05304ba81878d337d23284b710b584086edf12c876f913af95dacb5b8c28b74de9823feca2cf82f543562c8adfea047285efe"),
+                (.with { $0.ack = 14 }, "001292ef5d339bdf82d102cf09bfcb1810c33cec"),
+            ]
+            let fromWearable: [(Relay_V1_Envelope, String)] = [
+                (.with { $0.hello = Self.wearableHello; $0.hello.receivedThrough = 43; $0.hello.logEpoch = 9; $0.hello.receivedEpoch = 7; $0.hello.logHead = 12 },
+                 "005476add5c1acf2112bcd8e07f3b2b3ff1225f353666e9b0bb4c24991d8815287c702b751460714cd32f1c82d3012839064f3c8ba7bdc1cf3812c89d390cc3780c7addc6c9be8dd9ebd64bb89862543e12aa4e6ed73"),
+                (.with { $0.seq = 13; $0.ack = 45; $0.body = waited(4322) },
+                 "004bda06ae066f1849f31ddf41525784a3d0fdbd6c017ff77f51aecf97ec0b09553b016b1552b4c11ddd369b0edd6439c81a4e9cc16665ceb2c5a846fa7750130f17e179bf8be55901d1825877"),
+                (.with { $0.seq = 14; $0.ack = 45; $0.body = waited(4323) },
+                 "004b16b9534da83b31770d7a3ff5eb0c53f159f0165c59ccfa26f1487bd706cc9ffa233664d78a96d3464d191b29538950181fea32b7abd0dc4e3a812e66d27925f81f2232600592c5edfba752"),
+            ]
+            for (envelope, expected) in fromPhone {
+                #expect(try frame(try sessions.phone.encrypt(try envelope.serializedData())) == expected)
+            }
+            for (envelope, expected) in fromWearable {
+                #expect(try frame(try sessions.wearable.encrypt(try envelope.serializedData())) == expected)
+            }
+        }
+
         /// The four envelopes as two `LinkSession`s produce them over the §18.1 handshake:
         /// Hellos with `ack` 0, the phone resending entry 41, the wearable acknowledging it.
         @Test func theSessionsProduceTheDocumentedFrames() throws {
@@ -528,6 +583,62 @@ extension ProtocolDocumentVectorTests {
             #expect(first8 == 5_266_052_419_713_241_954)
             #expect(PairingExchange.code(hash, initiatorNonce: phoneNonce, responderNonce: wearableNonce) == "241954")
             #expect(try exchange(hash: hash, phoneNonce: phoneNonce, wearableNonce: wearableNonce) == ("9711d516d8ea5cf9f2beeecbc2e962cca85cd5126c73225ef8ea14d1d84ae24a", "241954"))
+        }
+
+        @Test func thePairingTranscript() throws {
+            // §18.3: the envelopes of a whole pairing over the §18.2 session, each side's
+            // pairing messages from `PairingExchange` with the fixed nonces.
+            var sessions = try DocumentSessions(.pair)
+            var phone = PairingExchange(side: .initiator, handshakeHash: sessions.handshakeHash, nonce: Data(repeating: 0x11, count: 32))
+            var wearable = PairingExchange(side: .responder, handshakeHash: sessions.handshakeHash, nonce: Data(repeating: 0x22, count: 32))
+            func sent(_ steps: [PairingExchange.Step]) -> [Relay_V1_Pairing] {
+                steps.compactMap { if case .send(let message) = $0 { message } else { nil } }
+            }
+            let commitment = try #require(sent(wearable.start()).first)
+            let initiatorNonce = try #require(sent(phone.receive(commitment)).first)
+            let responderNonce = try #require(sent(wearable.receive(initiatorNonce)).first)
+            #expect(sent(phone.receive(responderNonce)).isEmpty)
+            let phoneConfirmed = try #require(sent(phone.decide(true)).first)
+            let wearableConfirmed = try #require(sent(wearable.decide(true)).first)
+            #expect(phone.receive(wearableConfirmed).contains(.paired))
+            #expect(wearable.receive(phoneConfirmed).contains(.paired))
+
+            func hello(_ role: Relay_V1_Role, _ name: String) -> Relay_V1_Envelope.OneOf_Body {
+                .hello(.with {
+                    $0.role = role
+                    $0.agentVersion = "0.1.0"
+                    $0.deviceName = name
+                })
+            }
+            let finished = Relay_V1_Envelope.OneOf_Body.error(.with { $0.message = "pairing finished" })
+            let fromPhone: [(Relay_V1_Envelope.OneOf_Body, String, String)] = [
+                (hello(.phone, "pi-phone"), "1a1308011205302e312e301a0870692d70686f6e65",
+                 "0025f58a75b05de1d6368c2592aa84f6303888ff9ae6e2472dc715a694728e3862688af1e553f3"),
+                (.pairing(initiatorNonce), "522212201111111111111111111111111111111111111111111111111111111111111111",
+                 "00344f4378b38248b77759759cd5fcc973f7590a247bbeccd708428d56e23203f1fd0a6de62ceb84d17a01a2084190bb6bb6b8badf3c"),
+                (.pairing(phoneConfirmed), "52022001", "00148acb9eae44dccd967356b8799b36ec2493052626"),
+                (finished, "4a12121070616972696e672066696e6973686564",
+                 "0024cb428ebb0a55681b4edc33eb764cf4125b8dc70246bd1fddc06b18e42dc3e00ec538b949"),
+            ]
+            let fromWearable: [(Relay_V1_Envelope.OneOf_Body, String, String)] = [
+                (hello(.wearable, "pi-watch"), "1a1308021205302e312e301a0870692d7761746368",
+                 "002586b1599d0d9c7eedaabcf707ae8cfbfa3324ea306da50d2f2315e471a23ef79de6cfcd6dd1"),
+                (.pairing(commitment), "52220a209711d516d8ea5cf9f2beeecbc2e962cca85cd5126c73225ef8ea14d1d84ae24a",
+                 "00347861e46a3db0f8f6fa4fb21f633bbc7eb3b7466b83fde30372f1275504c2d15810f88cbc16b63b8e5d1396bc63239a8b3a4c2bc3"),
+                (.pairing(responderNonce), "52221a202222222222222222222222222222222222222222222222222222222222222222",
+                 "003437082678f8c99231b87fa59d5d67d1225bd8df79ffe4772b5f5ca49b9606a450251af1a154e2a42d3d7ffa82dc3dbdf265c5e68f"),
+                (.pairing(wearableConfirmed), "52022001", "0014799e078b954cf4f2e9cbad77616938537eb6503d"),
+            ]
+            for (body, plaintext, expected) in fromPhone {
+                let envelope = Relay_V1_Envelope.with { $0.body = body }
+                #expect(hex(try envelope.serializedData()) == plaintext)
+                #expect(try frame(try sessions.phone.encrypt(try envelope.serializedData())) == expected)
+            }
+            for (body, plaintext, expected) in fromWearable {
+                let envelope = Relay_V1_Envelope.with { $0.body = body }
+                #expect(hex(try envelope.serializedData()) == plaintext)
+                #expect(try frame(try sessions.wearable.encrypt(try envelope.serializedData())) == expected)
+            }
         }
 
         @Test func theInputsOfPairingTests() throws {
