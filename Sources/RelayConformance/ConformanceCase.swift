@@ -25,8 +25,10 @@ public struct ConformanceTarget: Sendable {
     /// How the two meet: the suite connects to an implementation that listens (a wearable), or
     /// takes the connections of one that connects (a phone).
     public enum Reach: Sendable {
-        /// The implementation listens here (`unix:PATH`, `tcp:127.0.0.1:PORT`, `rfcomm:ADDRESS/CHANNEL`).
-        case listensAt(TransportEndpoint)
+        /// The implementation listens here (`unix:PATH`, `tcp:127.0.0.1:PORT`, `rfcomm:ADDRESS/CHANNEL`);
+        /// over RFCOMM the suite connects from the adapter with `adapterAddress` if given (the
+        /// one bonded with the implementation's device), else from the one the kernel picks.
+        case listensAt(TransportEndpoint, adapterAddress: String? = nil)
         /// The implementation connects to the suite's listener.
         case connectsTo(ConformanceListener)
     }
@@ -72,7 +74,7 @@ public struct ConformanceTarget: Sendable {
     public func connect<Result: Sendable>(_ body: (WireScript) async throws -> Result) async throws -> Result {
         let connection =
             switch reach {
-            case .listensAt(let endpoint): try await Transport.connect(to: endpoint)
+            case .listensAt(let endpoint, let adapter): try await Transport.connect(to: endpoint, fromAdapter: adapter)
             case .connectsTo(let listener): try await listener.next(within: patience, "§2")
             }
         return try await connection.runBatches { batches, writer in

@@ -121,6 +121,22 @@ public enum WearableConformance {
                 try await script.expectError(.protocolViolation, "§9", "bytes that are not an Envelope")
             }
         },
+        ConformanceCase("§6", "a transport message sent again (replayed) closes the connection without an Error") { target in
+            try await session(target) { script, _ in
+                let id = script.pingID()
+                let ping = try script.sealed(.heartbeat(ping(id)))
+                try await script.sendFrame(ping)
+                _ = try await script.receive("§8.7", "the pong for ping \(id)") { envelope in
+                    guard case .heartbeat(let beat) = envelope.body else { return false }
+                    return beat.reply && beat.id == id
+                }
+                try await script.sendFrame(ping)
+                let frames = try await script.expectClose("§6", "a replayed transport message")
+                if let error = script.errorEnvelope(in: frames) {
+                    throw ConformanceFailure("§9", "an Error was sent after a replayed transport message: \(error.message)")
+                }
+            }
+        },
         ConformanceCase("§6", "a transport message that does not authenticate closes the connection without an Error") { target in
             try await session(target) { script, _ in
                 try await script.sendFrame(Data(repeating: 0x5A, count: 40))

@@ -141,6 +141,16 @@ public final class WireScript {
         try await sendFrame(try transport.encrypt(try envelope.serializedData()))
     }
 
+    /// The frame payload `body` would be sent as (outside the log, with the current `ack`),
+    /// encrypted under the next nonce, which it uses up: for sending it twice.
+    public func sealed(_ body: Relay_V1_Envelope.OneOf_Body) throws -> Data {
+        guard let transport else { preconditionFailure("sealed before the handshake") }
+        var envelope = Relay_V1_Envelope()
+        envelope.ack = ack
+        envelope.body = body
+        return try transport.encrypt(try envelope.serializedData())
+    }
+
     /// Sends `body` outside the log (`seq = 0`) with the current `ack`.
     public func send(_ body: Relay_V1_Envelope.OneOf_Body, seq: UInt64 = 0) async throws {
         var envelope = Relay_V1_Envelope()

@@ -25,11 +25,17 @@ struct RelayConformanceCommand: AsyncParsableCommand {
     @Option(help: "wearable: where it listens (unix:PATH or a path, tcp:127.0.0.1:PORT, rfcomm:ADDRESS/CHANNEL); phone: where the suite listens for it (unix:PATH, tcp:127.0.0.1:PORT).")
     var endpoint: String
 
+    @Option(help: "wearable over rfcomm: the address of the local adapter to connect from (the one bonded with the wearable); default: the kernel's choice.")
+    var adapterAddress: String?
+
     @Option(help: "A file holding this side's 32-byte X25519 private key (the identity the implementation is paired with).")
     var key: String
 
     @Option(help: "The implementation's static public key, 64 hex digits.")
-    var peerKey: String
+    var peerKey: String?
+
+    @Option(help: "A file holding the implementation's 32-byte static public key (Relay's agents keep their partner's as partner.key).")
+    var peerKeyFile: String?
 
     @Option(help: "phone: a shell command that makes the phone append an entry to its log (post a notification, e.g. notify-send); without it that case is skipped.")
     var appendCommand: String?
@@ -44,6 +50,9 @@ struct RelayConformanceCommand: AsyncParsableCommand {
         guard side == "wearable" || side == "phone" else {
             throw ValidationError("the side under test is 'wearable' or 'phone', not '\(side)'")
         }
+        guard (peerKey == nil) != (peerKeyFile == nil) else {
+            throw ValidationError("give the implementation's public key with --peer-key (hex) or --peer-key-file, one of them")
+        }
     }
 
     func run() async throws {
@@ -52,7 +61,7 @@ struct RelayConformanceCommand: AsyncParsableCommand {
         defer { listener?.stop() }
         let append = appendCommand.map { command in { @Sendable () async throws in try Self.runShell(command) } }
         let target = ConformanceTarget(
-            reach: listener.map { .connectsTo($0) } ?? .listensAt(endpoint), localKey: try privateKey(), peerKey: try publicKey(),
+            reach: listener.map { .connectsTo($0) } ?? .listensAt(endpoint, adapterAddress: adapterAddress), localKey: try privateKey(), peerKey: try publicKey(),
             patience: .seconds(patience), appendEntry: append)
         var failures = 0
         let wanted = section.map { $0.hasPrefix("§") ? $0 : "§" + $0 }
@@ -82,23 +91,29 @@ struct RelayConformanceCommand: AsyncParsableCommand {
     }
 
     private func privateKey() throws -> Data {
+        try Self.keyFile(key, "an X25519 private key")
+    }
+
+    /// The 32 bytes of a key file.
+    private static func keyFile(_ path: String, _ what: String) throws -> Data {
         let bytes: Data
         do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: key))
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ValidationError("cannot read the key file \(key): \(error.localizedDescription)")
+            throw ValidationError("cannot read the key file \(path): \(error.localizedDescription)")
         }
         guard bytes.count == 32 else {
-            throw ValidationError("\(key) must hold exactly 32 bytes, an X25519 private key (it holds \(bytes.count))")
+            throw ValidationError("\(path) must hold exactly 32 bytes, \(what) (it holds \(bytes.count))")
         }
         return bytes
     }
 
     private func publicKey() throws -> Data {
-        let digits = Array(peerKey.filter { !$0.isWhitespace })
+        if let peerKeyFile { return try Self.keyFile(peerKeyFile, "an X25519 public key") }
+        let digits = Array((peerKey ?? "").filter { !$0.isWhitespace })
         let bytes = stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
         guard digits.count == 64, bytes.count == 32 else {
-            throw ValidationError("--peer-key must be the wearable's public key as 64 hex digits")
+            throw ValidationError("--peer-key must be the implementation's public key as 64 hex digits")
         }
         return Data(bytes)
     }

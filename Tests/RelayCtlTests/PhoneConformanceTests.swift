@@ -12,16 +12,10 @@ import Testing
 @Suite struct PhoneConformanceTests {
     @Test(.timeLimit(.minutes(4))) func relayPhoneKeepsTheDocument() async throws {
         try await withPrivateBus { bus in
-            let directory = "/tmp/relay-conformance-\(UUID().uuidString.prefix(8))"
-            let state = directory + "/state"
-            try FileManager.default.createDirectory(
-                atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            defer { try? FileManager.default.removeItem(atPath: directory) }
             let phone = Curve25519.KeyAgreement.PrivateKey()
             let wearable = Curve25519.KeyAgreement.PrivateKey()
-            for (file, bytes) in [("identity.key", phone.rawRepresentation), ("partner.key", wearable.publicKey.rawRepresentation)] {
-                #expect(FileManager.default.createFile(atPath: state + "/" + file, contents: bytes, attributes: [.posixPermissions: 0o600]))
-            }
+            let (directory, state) = try pairedStateDirectory(identity: phone, partner: wearable.publicKey)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
             let link = directory + "/wearable-link.sock"
             let listener = try await ConformanceListener(at: .unix(path: link))
             defer { listener.stop() }

@@ -11,15 +11,10 @@ import Testing
 /// where `relayctl pair` would have put them.
 @Suite struct WearableConformanceTests {
     @Test(.timeLimit(.minutes(3))) func relayWearableKeepsTheDocument() async throws {
-        let directory = "/tmp/relay-conformance-\(UUID().uuidString.prefix(8))"
-        let state = directory + "/state"
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let phone = Curve25519.KeyAgreement.PrivateKey()
         let wearable = Curve25519.KeyAgreement.PrivateKey()
-        for (file, bytes) in [("identity.key", wearable.rawRepresentation), ("partner.key", phone.publicKey.rawRepresentation)] {
-            #expect(FileManager.default.createFile(atPath: state + "/" + file, contents: bytes, attributes: [.posixPermissions: 0o600]))
-        }
+        let (directory, state) = try pairedStateDirectory(identity: wearable, partner: phone.publicKey)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let control = directory + "/wearable.sock"
         let agent = try ChildProcess(RelayCtlTests.binary("relay-wearable").path, [
             "--transport", "loopback", "--control-socket", control, "--framebuffer", directory + "/wearable.fb",
@@ -35,7 +30,7 @@ import Testing
         let target = ConformanceTarget(
             reach: .listensAt(.unix(path: directory + "/wearable-link.sock")), localKey: phone.rawRepresentation,
             peerKey: wearable.publicKey.rawRepresentation)
-        #expect(WearableConformance.cases.count >= 15)
+        #expect(WearableConformance.cases.count >= 17)
         for test in WearableConformance.cases {
             let failure = await test.run(against: target)
             #expect(failure == nil, "\(test.section) \(test.name): \(failure?.message ?? "")")
@@ -45,4 +40,20 @@ import Testing
         kill(agent.pid, SIGTERM)
         #expect(await agent.wait() == 0)
     }
+}
+
+/// A folder holding an agent's state directory (`state`) as a pairing would leave it: its own
+/// key (`identity.key`) and its partner's public key (`partner.key`), 32 raw bytes each, 0600.
+func pairedStateDirectory(
+    identity: Curve25519.KeyAgreement.PrivateKey, partner: Curve25519.KeyAgreement.PublicKey
+) throws -> (directory: String, state: String) {
+    let directory = "/tmp/relay-conformance-\(UUID().uuidString.prefix(8))"
+    let state = directory + "/state"
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    for (file, bytes) in [("identity.key", identity.rawRepresentation), ("partner.key", partner.rawRepresentation)] {
+        guard FileManager.default.createFile(atPath: state + "/" + file, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: state + "/" + file])
+        }
+    }
+    return (directory, state)
 }
