@@ -48,8 +48,10 @@ extension NotificationServer: PhoneLinkOwner {
     /// signal, and the entry's cursor commits with the resulting changes.
     ///
     /// The entry counts as applied (and may be acknowledged) only once it is on disk, so this
-    /// returns only then; the centre's lock is released before that wait, and a second delivery
-    /// of the entry meanwhile finds it claimed (`MirrorCoordinator.isApplied`). The app hears of
+    /// returns only then; the centre's lock is released before that wait. An overlapping
+    /// connection that delivers the same entry meanwhile finds it claimed
+    /// (`MirrorCoordinator.isApplied`) and waits for that same commit (`pendingClaim`), so that
+    /// neither acknowledges it before it is durable. The app hears of
     /// the response only once it is on disk, from the committer, in commit order among every
     /// other signal. The signals are stored with the entry and deleted once emitted: a crash in
     /// between emits them at the next start (`emitStoredSignals`).
@@ -58,7 +60,8 @@ extension NotificationServer: PhoneLinkOwner {
         let (ticket, atMonitoredServer) = try state.withLock {
             state throws -> (CommitTicket?, (@Sendable () -> Void)?) in
             commitDeliveries(&state)
-            guard try !mirror.isApplied(seq: seq) else { return (nil, nil) }
+            let pending = mirror.pendingClaim()
+            guard try !mirror.isApplied(seq: seq) else { return (pending, nil) }
             if case .firedLocally(let fired) = event.kind {
                 return (adopt(fired, seq: seq, mirror: mirror, &state), nil)
             }
@@ -68,6 +71,10 @@ extension NotificationServer: PhoneLinkOwner {
                 if case .alerted(let alerted) = event.kind, !alerted.alerted {
                     log("relay-phone: the wearable did not alert for \(alerted.notificationKey): \(alerted.reason)")
                 }
+                // The cursor moves by a write of its own only after the entry before it is on
+                // disk; while an overlapping connection's entry is still being committed, the
+                // report's claim queues behind it.
+                guard pending == nil else { return (mirror.record([], locked: isLocked(), applying: seq), nil) }
                 try mirror.recordReportApplied(seq: seq)
                 return (nil, nil)
             }

@@ -29,8 +29,9 @@ public final class MirrorCoordinator: Sendable {
     public let link: PhoneLink
     private let logger: Logger
     private let mirror: Mutex<PhoneMirror>
-    /// The wearable's entry last queued as applied, with the epoch of its log then.
-    private let claimed = Mutex<(epoch: UInt64, through: UInt64)?>(nil)
+    /// The wearable's entry last queued as applied, with the epoch of its log then, and the
+    /// commit that stores it (set once queued).
+    private let claimed = Mutex<(epoch: UInt64, through: UInt64, ticket: CommitTicket?)?>(nil)
 
     /// Restores the mirror from the database.
     public init(link: PhoneLink, settings: MirrorSettings, logger: Logger) throws {
@@ -153,7 +154,7 @@ public final class MirrorCoordinator: Sendable {
         }
         if let seq {
             let epoch = (try? link.database.read { db in try LinkLogTables.state(db).peerEpoch }) ?? 0
-            claimed.withLock { $0 = (epoch, seq) }
+            claimed.withLock { $0 = (epoch, seq, nil) }
         }
         // One line per notification is for finding out why one did or did not reach the
         // wearable (RELAY_LOG=debug); at the default level it would cost more than the rest.
@@ -188,8 +189,20 @@ public final class MirrorCoordinator: Sendable {
         }
         // Entries for the wearable leave while the commit syncs; without any, there is nothing
         // to hand on and the commit is synced as it is made.
-        guard !logged.isEmpty else { return link.committer.submit(work) { then?() } }
-        return link.committer.submit(work, written: { link.send(entries.withLock { $0 }) }, after: { then?() })
+        let ticket =
+            logged.isEmpty
+            ? link.committer.submit(work) { then?() }
+            : link.committer.submit(work, written: { link.send(entries.withLock { $0 }) }, after: { then?() })
+        if let seq { claimed.withLock { if $0?.through == seq { $0?.ticket = ticket } } }
+        return ticket
+    }
+
+    /// The commit of the wearable's entry last claimed, while it is not yet done: an entry
+    /// found already applied, or one that follows it, may be acknowledged only once it is.
+    /// Call with the centre's lock held; wait on it after releasing the lock.
+    public func pendingClaim() -> CommitTicket? {
+        guard let ticket = claimed.withLock({ $0?.ticket }), !ticket.isDone else { return nil }
+        return ticket
     }
 
     /// Starts a new log epoch with a snapshot of `items` (the centre's notifications). For a

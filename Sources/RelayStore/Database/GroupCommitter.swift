@@ -251,6 +251,9 @@ public final class CommitTicket: Sendable {
         finished.signal()
     }
 
+    /// Whether the job has been committed (and synced), or has failed.
+    public var isDone: Bool { state.withLock { $0.done } }
+
     /// Runs `body` once the write is committed, with its error if it failed: on the committer's
     /// thread right after the commit (before later writes' `after`), or at once if that was
     /// already. For answers that need no task to wait: `body` must be quick and must not wait
