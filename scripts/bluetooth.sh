@@ -37,6 +37,7 @@ swift build --product relay-phone >/dev/null
 swift build --product relay-wearable >/dev/null
 swift build --product relayctl >/dev/null
 swift build --product relay-bench >/dev/null
+swift build --product relay-conformance >/dev/null
 bin=$(swift build --show-bin-path)
 # Keeps btvirt's mainloop from crashing (the file says why).
 preload=$root/.build-vm/epoll-one-event.so

@@ -9,7 +9,6 @@ import RelayWire
 /// Each connection starts a new log epoch of the wearable's (a random `log_epoch`), and says
 /// it has all of the phone's log, so the cases do not depend on one another.
 public enum PhoneConformance {
-    /// Every case, in the document's order.
     /// Every case, in an order that lets a phone that backs off after failed connections come
     /// back quickly: a case that ends before the session is up is followed by one that brings
     /// it up (a session resets the phone's wait, §8.9).
@@ -31,14 +30,7 @@ public enum PhoneConformance {
             }
         },
         ConformanceCase("§8.7", "a ping is answered with a pong of the same id") { target in
-            try await session(target) { script, _ in
-                let id = script.pingID()
-                try await script.send(.heartbeat(WearableConformance.ping(id)))
-                _ = try await script.receive("§8.7", "the pong for ping \(id)") { envelope in
-                    guard case .heartbeat(let beat) = envelope.body else { return false }
-                    return beat.reply && beat.id == id
-                }
-            }
+            try await session(target) { script, _ in try await script.roundTrip() }
         },
         ConformanceCase("§4.5", "an accepted answer naming a version the phone did not offer is closed without a handshake message") {
             target in
@@ -92,18 +84,13 @@ public enum PhoneConformance {
                 event.kind = .response(response)
                 try await script.send(.event(event), seq: 1)
                 _ = try await script.receive("§10.4", "an envelope acknowledging event 1") { $0.ack >= 1 }
-                let id = script.pingID()
-                try await script.send(.heartbeat(WearableConformance.ping(id)))
-                _ = try await script.receive("§10.4", "the pong that shows the session is still up") { envelope in
-                    guard case .heartbeat(let beat) = envelope.body else { return false }
-                    return beat.reply && beat.id == id
-                }
+                try await script.roundTrip("§10.4", "the pong that shows the session is still up")
             }
         },
         ConformanceCase("§8.3", "an envelope other than a Hello before the wearable's Hello is a protocol violation") { target in
             try await target.connect { script in
                 try await script.acceptSession(wearableKey: target.localPrivateKey, phoneKey: target.peerPublicKey)
-                try await script.send(.heartbeat(WearableConformance.ping(script.pingID())))
+                try await script.send(.heartbeat(WireScript.ping(script.pingID())))
                 try await script.expectError(.protocolViolation, "§8.3", "a ping before the wearable's Hello")
             }
         },
@@ -119,7 +106,12 @@ public enum PhoneConformance {
                 try await script.expectError(.protocolViolation, "§8.4", "an ack past the phone's log head \(phone.logHead)")
             }
         },
-    ]
+    ] + TransportTampering.allCases.map { tampering in
+        // Each ends an established session, which resets the phone's wait as well.
+        ConformanceCase("§6", tampering.caseName) { target in
+            try await session(target) { script, _ in try await tampering.check(script) }
+        }
+    }
 
     /// Takes the phone's next connection, its Hello, and answers with the wearable's (a new log
     /// epoch with `head` entries, having the phone's log through `receivedThrough`, all of it

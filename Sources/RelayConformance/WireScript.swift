@@ -82,7 +82,7 @@ public final class WireScript {
         try await sendFrame(offer)
         let answer = try await receiveFrame("§4.4", "the preamble answer")
         guard answer == Preambles.answer(version: 1, status: 0, lowest: 1, highest: 1) else {
-            throw ConformanceFailure("§4.4", "expected the answer 524c4159 01 00 01 01 (accepted, version 1); got \(answer.hex)")
+            throw ConformanceFailure("§4.4", "expected the answer 524c4159 01 00 01 01 (accepted, version 1); got \(answer.hexString)")
         }
         var handshake = try HandshakeState(
             pattern: .kk, role: .initiator, prologue: Preambles.prologue(offer: offer, answer: answer),
@@ -102,12 +102,12 @@ public final class WireScript {
     public func receiveOffer(mode: UInt8) async throws -> Data {
         let offer = try await receiveFrame("§4.1", "the phone's offer")
         guard offer.count == 8, offer.prefix(4) == Preambles.magic else {
-            throw ConformanceFailure("§4.1", "the offer is not 8 bytes starting RLAY: \(offer.hex)")
+            throw ConformanceFailure("§4.1", "the offer is not 8 bytes starting RLAY: \(offer.hexString)")
         }
         let bytes = [UInt8](offer)
         guard bytes[4] <= 1, 1 <= bytes[5], bytes[6] == mode, bytes[7] == 0 else {
             throw ConformanceFailure(
-                "§4.1", "expected an offer of a range holding version 1, mode \(mode), reserved 0; got \(offer.hex)")
+                "§4.1", "expected an offer of a range holding version 1, mode \(mode), reserved 0; got \(offer.hexString)")
         }
         return offer
     }
@@ -230,6 +230,34 @@ public final class WireScript {
         return nextPing
     }
 
+    /// A ping (§8.7) with a fresh id, sealed for sending (once, or twice to replay it).
+    public func sealedPing() throws -> (id: UInt64, frame: Data) {
+        let id = pingID()
+        return (id, try sealed(.heartbeat(Self.ping(id))))
+    }
+
+    /// Waits for the pong of ping `id`; `what` says what it shows, for the failure.
+    public func receivePong(_ id: UInt64, _ section: String = "§8.7", _ what: String? = nil) async throws {
+        _ = try await receive(section, what ?? "the pong for ping \(id)") { envelope in
+            guard case .heartbeat(let beat) = envelope.body else { return false }
+            return beat.reply && beat.id == id
+        }
+    }
+
+    /// Sends a ping and waits for its pong: the implementation has read all sent before it.
+    public func roundTrip(_ section: String = "§8.7", _ what: String? = nil) async throws {
+        let id = pingID()
+        try await send(.heartbeat(Self.ping(id)))
+        try await receivePong(id, section, what)
+    }
+
+    /// A ping (not a pong) with `id`.
+    static func ping(_ id: UInt64) -> Relay_V1_Heartbeat {
+        var beat = Relay_V1_Heartbeat()
+        beat.id = id
+        return beat
+    }
+
     /// Waits for the implementation to close after an `Error` with `code` (§9), and fails
     /// the step if it closed without one or kept the connection open.
     public func expectError(_ code: Relay_V1_ErrorCode, _ section: String, _ why: String) async throws {
@@ -294,8 +322,4 @@ public enum Preambles {
     static func prologue(offer: Data, answer: Data) -> Data {
         Data("Relay link prologue".utf8) + offer + answer
     }
-}
-
-extension Data {
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
 }

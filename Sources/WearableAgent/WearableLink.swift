@@ -302,16 +302,24 @@ public final class WearableLink: Sendable {
                 logger.warning("refused a pairing connection: another pairing is in progress")
                 return false
             }
+            // Overtaken while it was set up: a connection accepted after it already holds the
+            // session, and the phone keeps only its newest.
+            if let current = state.current, current > id {
+                state.connections[id]?.yield(.close("a newer connection from the phone replaced this one"))
+                return false
+            }
             if identity.mode == .pair { state.pairingConnections.insert(id) }
             state.admitted.insert(id)
             return true
         }
     }
 
-    /// A connection's session is up: it becomes the current one, and older ones close.
+    /// A connection's session is up: it becomes the current one, and older ones close. Newer
+    /// ones, still being set up, are left alone: the phone opened them after this one, so this
+    /// one is what they replace (`admit` closes an older one that comes up after a newer).
     func becameCurrent(_ id: Int, peer: Relay_V1_Hello) {
         state.withLock { state in
-            for (other, commands) in state.connections where other != id {
+            for (other, commands) in state.connections where other < id {
                 commands.yield(.close("a newer connection from the phone replaced this one"))
             }
             state.current = id

@@ -22,7 +22,7 @@ struct RelayConformanceCommand: AsyncParsableCommand {
     @Argument(help: "The side under test: wearable or phone.")
     var side: String
 
-    @Option(help: "wearable: where it listens (unix:PATH or a path, tcp:127.0.0.1:PORT, rfcomm:ADDRESS/CHANNEL); phone: where the suite listens for it (unix:PATH, tcp:127.0.0.1:PORT).")
+    @Option(help: "wearable: where it listens (unix:PATH, tcp:127.0.0.1:PORT, rfcomm:ADDRESS/CHANNEL); phone: where the suite listens for it (unix:PATH, tcp:127.0.0.1:PORT).")
     var endpoint: String
 
     @Option(help: "wearable over rfcomm: the address of the local adapter to connect from (the one bonded with the wearable); default: the kernel's choice.")

@@ -24,6 +24,13 @@ start_phone() {
     until_true 120 grep -q '^ready:' "$OUT/relay-phone${1:-}.log"
 }
 start_phone || { fail "relay-phone did not become ready"; finish; }
+# Stops relay-phone (SIGTERM; SIGKILL after 30 s).
+stop_phone() {
+    kill "$PHONE"
+    ( sleep 30 && kill -9 "$PHONE" 2>/dev/null ) &
+    wait "$PHONE" 2>/dev/null
+    kill $! 2>/dev/null
+}
 
 # --- Pairing: found by Relay's service UUID, bonded with numeric comparison, then Relay's code.
 relayctl pair --yes --phone-socket "$CONTROL" --adapter "$ADAPTER" --timeout 60 >"$OUT/relayctl-pair.log" 2>&1 </dev/null
@@ -140,10 +147,7 @@ fi
 # would register Relay's UUID with the new one at once, the second refused (see the top), so
 # relay-phone is stopped over the restart, as if only the wearable's bluetoothd had restarted,
 # and started again after it.
-kill "$PHONE"
-( sleep 30 && kill -9 "$PHONE" 2>/dev/null ) &
-wait "$PHONE" 2>/dev/null
-kill $! 2>/dev/null
+stop_phone
 signal restart-bluetoothd
 if RESTARTED_AT=$(await bluetoothd-restarted 180); then
     start_phone -2 || fail "relay-phone did not become ready again"
@@ -173,6 +177,34 @@ if [ "${IDLE_SECONDS:-0}" -gt 0 ] && is link connected; then
         fail "idle: the link went down while idle"
     fi
 fi
+
+# --- A transport message altered or replayed on the RFCOMM link (PROTOCOL.md §6): relay-phone
+# stops, and relay-conformance, holding the phone's keys, connects from the phone's adapter as
+# relay-phone does; each of its §6 cases must see the wearable close the session, and the
+# wearable must log why. The suite's sessions start new log epochs on the wearable, so
+# relay-phone, started again, must bring it back with a snapshot.
+failed_frames() { cat "$OUT"/relay-wearable*.log | grep -c "a frame failed authentication"; }
+FAILED_BEFORE=$(failed_frames)
+signal conformance-start
+await conformance-counted 60 >/dev/null || fail "the wearable's side never counted its alerts before the conformance suite"
+stop_phone
+relay-conformance wearable --endpoint "rfcomm:$WEARABLE_ADDRESS/22" --adapter-address "$ADDRESS" \
+    --key "$RUN/phone-state/identity.key" --peer-key-file "$RUN/phone-state/partner.key" --section 6 --patience 30 \
+    >"$OUT/conformance-rfcomm.txt" 2>&1
+SUITE_STATUS=$?
+CASES=$(grep -c '^PASS §6' "$OUT/conformance-rfcomm.txt")
+if [ $SUITE_STATUS -eq 0 ] && [ "$CASES" -ge 3 ] && until_true 30 test "$(failed_frames)" -ge $((FAILED_BEFORE + CASES)); then
+    pass "altered and replayed frames: each of $CASES sessions over RFCOMM was closed, and relay-wearable logged why each time"
+else
+    fail "altered and replayed frames: relay-conformance exited $SUITE_STATUS, $CASES case(s) passed, relay-wearable logged $(( $(failed_frames) - FAILED_BEFORE )) failed frame(s): $(tr '\n' '|' <"$OUT/conformance-rfcomm.txt")"
+fi
+start_phone -3 || fail "relay-phone did not become ready after the conformance suite"
+if until_true 120 is link connected && until_true 60 is unacknowledged 0; then
+    pass "after the conformance suite: relay-phone reconnected over RFCOMM and the wearable acknowledged its whole log"
+else
+    fail "after the conformance suite: link $(field link), $(field unacknowledged) entries unacknowledged 120 s after relay-phone started again ($(field lastError))"
+fi
+signal conformance-done
 
 # --- A stranger tries to connect while the two are paired (stranger.sh): the link stays. The
 # stranger comes last, here and after unpairing: bluetoothd on its side can try to bond again

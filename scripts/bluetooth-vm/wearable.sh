@@ -189,6 +189,23 @@ if await power-off 600 >/dev/null; then
     fi
 fi
 
+# --- relay-conformance's altered and replayed frames (phone.sh) started new log epochs here;
+# relay-phone's snapshot afterwards must leave each notification once, and alert for none.
+all_alerts() { cat "$OUT"/relay-wearable*.log | grep -c '^relay-wearable: alert'; }
+if await conformance-start 900 >/dev/null; then
+    ALERTS_BEFORE_SUITE=$(all_alerts)
+    signal conformance-counted
+    if await conformance-done 300 >/dev/null; then
+        if until_true 60 arrived_once "While apart" 3 && arrived_once "While killed" 2 && arrived_once "After the restart" 2; then
+            pass "after the conformance suite: relay-phone's snapshot left each of the 7 notifications here once"
+        else
+            fail "after the conformance suite: the notifications are not each here once: $(relayctl notifications --json --control-socket "$CONTROL" | tr -d '\n' | head -c 400)"
+        fi
+        [ "$(all_alerts)" -eq "$ALERTS_BEFORE_SUITE" ] && pass "after the conformance suite: nothing alerted again" ||
+            fail "after the conformance suite: $(( $(all_alerts) - ALERTS_BEFORE_SUITE )) alert(s) on the snapshot"
+    fi
+fi
+
 # --- Unpairing from the phone, learnt over the link.
 if PHONE_ADDRESS=$(await phone-unpaired 900); then
     phone_unbonded() { [ "$(busctl --system get-property org.bluez "/org/bluez/$ADAPTER/dev_${PHONE_ADDRESS//:/_}" org.bluez.Device1 Paired 2>/dev/null)" != "b true" ]; }
