@@ -16,7 +16,7 @@ bash scripts/bootstrap.sh
 # their resident memory is mostly code pages (issue #6; scripts/release-build.sh says more).
 build=(bash scripts/release-build.sh)
 if [[ -n "${RELAY_BENCH_SCRATCH_PATH:-}" ]]; then build+=(--scratch-path "$RELAY_BENCH_SCRATCH_PATH"); fi
-# idle-rss measures relay-wearable, notify relay-phone, and e2e, catch-up and bulk both with
+# idle-rss measures relay-wearable, notify relay-phone, and e2e, catch-up, bulk and idle-link both with
 # relayctl pairing them; each expects them beside relay-bench.
 for product in relay-bench relay-wearable relay-phone relayctl; do
   "${build[@]}" --product "$product" 2>&1 | tail -n 1
@@ -63,6 +63,7 @@ if [[ -n "$quick" ]]; then
   benchmark e2e --seconds 5 --stream 2000 --open 0 --idle-seconds 10 ${RELAY_BENCH_E2E:-}
   benchmark catch-up --rounds 1
   benchmark bulk --seconds 5
+  benchmark idle-link --seconds 20 --settle 3
 else
   benchmark link
   benchmark link-cost
@@ -77,6 +78,8 @@ else
   # Alerts over the simulated RFCOMM link with an image attachment in flight (issue #9); about
   # a minute and a half.
   benchmark bulk --seconds 30
+  # Two minutes of an idle link, its frames counted each way.
+  benchmark idle-link --seconds 120
 fi
 
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import RelayTestSupport
+import RelayWire
 import Synchronization
 
 /// A switch in the link between relay-phone and relay-wearable, for `relay-bench catch-up`:
@@ -9,6 +10,7 @@ import Synchronization
 /// refuses new ones (accepts and closes at once), as a wearable out of radio range would:
 /// both agents keep running and see their session end. Switched on, it forwards again and
 /// notes when the first connection through it came (`CLOCK_MONOTONIC`): the link is back.
+/// It also counts the link's frames each way (`frames`), read with the link's own decoder.
 ///
 /// Plain threads and blocking calls: two connections at most, and nothing here may be
 /// delayed behind the benchmark's own tasks.
@@ -27,6 +29,16 @@ final class LinkSwitch: Sendable {
         var connectedSinceOn: Int64?
         /// Connections accepted and closed at once while off.
         var refused = 0
+        /// Frames passed on, since the start.
+        var frames = FrameCounts()
+        /// Connections forwarded, since the start.
+        var forwarded = 0
+    }
+
+    /// Frames the switch passed on each way.
+    struct FrameCounts: Sendable {
+        var toWearable = 0
+        var toPhone = 0
     }
 
     private let state = Mutex(State())
@@ -76,6 +88,13 @@ final class LinkSwitch: Sendable {
     /// Connections refused while switched off, since the start.
     var refused: Int { state.withLock { $0.refused } }
 
+    /// Frames passed on each way since the start, over every connection (the preamble's and the
+    /// handshake's included: each is a frame).
+    var frames: FrameCounts { state.withLock { $0.frames } }
+
+    /// Connections forwarded since the start: one more means the phone connected again.
+    var forwarded: Int { state.withLock { $0.forwarded } }
+
     /// Ends every connection, stops accepting and removes the socket.
     func stop() async {
         switchOff()
@@ -103,6 +122,7 @@ final class LinkSwitch: Sendable {
                 state.withLock { state in
                     guard state.up else { return false }
                     state.connections.formUnion([client, server])
+                    state.forwarded += 1
                     if state.connectedSinceOn == nil { state.connectedSinceOn = accepted }
                     return true
                 }
@@ -122,12 +142,21 @@ final class LinkSwitch: Sendable {
     private func pump(_ client: Int32, _ server: Int32) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var descriptors = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: server, events: Int16(POLLIN), revents: 0)]
+        // Index 0: what the phone (the client) sends; 1: what the wearable sends.
+        var decoders = [FrameDecoder(), FrameDecoder()]
         pumping: while true {
             guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { break }
             for (index, from) in descriptors.enumerated() where from.revents != 0 {
                 let to = index == 0 ? server : client
                 let count = buffer.withUnsafeMutableBytes { recv(from.fd, $0.baseAddress, $0.count, 0) }
                 guard count > 0, Self.sendAll(buffer[..<count], to: to) else { break pumping }
+                decoders[index].append(Data(buffer[..<count]))
+                var complete = 0
+                // A stream that is not Relay's framing is passed on all the same, just not counted.
+                while (try? decoders[index].nextFrame()) != nil { complete += 1 }
+                state.withLock { state in
+                    if index == 0 { state.frames.toWearable += complete } else { state.frames.toPhone += complete }
+                }
             }
         }
         state.withLock { state in
