@@ -159,7 +159,7 @@ let package = Package(
             name: "WearableAgent",
             dependencies: [
                 "RelayCore", "RelayWire", "RelayLink", "RelayLinkRuntime", "RelayStore", "RelayTransport", "WearableUI",
-                "RelayDisplay", .product(name: "Logging", package: "swift-log"),
+                "RelayDisplay", .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSwift),
         // The phone's notification centre as a state machine; D-Bus stays in the executable.
@@ -167,7 +167,7 @@ let package = Package(
             name: "PhoneAgent",
             dependencies: [
                 "RelayCore", "RelayFreedesktop", "RelayWire", "RelayLink", "RelayLinkRuntime", "RelayStore", "RelayTransport",
-                "RelayDisplay", "RelaySystem", .product(name: "Logging", package: "swift-log"),
+                "RelayDisplay", "RelaySystem", .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSwift),
 
@@ -181,7 +181,7 @@ let package = Package(
             swiftSettings: strictSwift),
         .executableTarget(
             name: "relay-phone",
-            dependencies: [
+            dependencies: ["RelayTransport", 
                 "RelayBluetooth",
                 "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayLockWatch",
                 "RelayLinkRuntime", "RelayStore", "RelaySystem", "RelayWire", "PhoneAgent",
@@ -190,7 +190,7 @@ let package = Package(
             swiftSettings: strictSwift, linkerSettings: agentLinking("relay-phone")),
         .executableTarget(
             name: "relay-wearable",
-            dependencies: [
+            dependencies: ["RelayDBus", 
                 "RelayBluetooth",
                 "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDisplay", "RelayInput", "RelayText", "RelaySystem",
                 "RelayLinkRuntime", "RelayStore", "RelayTransport", "RelayWire", "WearableAgent", "WearableUI",
@@ -260,7 +260,7 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(
             name: "RelayCtlTests",
-            dependencies: [
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), "RelayTransport", 
                 "relayctl", "relay-phone", "relay-wearable", "RelayConformance",
                 "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig", "FuzzNotifyCall",
                 "FuzzReplica", "FuzzImage", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore", "RelayStore",
@@ -268,27 +268,27 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "PhoneAgentTests", dependencies: ["PhoneAgent", "RelayDisplay", "RelayStore", "RelayFreedesktop"],
+            name: "PhoneAgentTests", dependencies: ["RelayCore", "RelayWire", "PhoneAgent", "RelayDisplay", "RelayStore", "RelayFreedesktop"],
             swiftSettings: strictSwift),
-        .testTarget(name: "RelayFreedesktopTests", dependencies: ["RelayFreedesktop"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayFreedesktopTests", dependencies: ["RelayCore", "RelayDBus", "RelayFreedesktop"], swiftSettings: strictSwift),
         .testTarget(
-            name: "RelayLockWatchTests", dependencies: ["RelayLockWatch", "RelayTestSupport"], swiftSettings: strictSwift),
+            name: "RelayLockWatchTests", dependencies: ["RelayDBus", "RelayLockWatch", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayLinkRuntimeTests",
-            dependencies: [
-                "RelayCore", "RelayLinkRuntime", "RelayTestSupport", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["RelayLink", "RelayTransport", "RelayWire", 
+                "RelayCore", "RelayLinkRuntime", "RelaySystem", "RelayTestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "RelayConfigTests", dependencies: ["RelayConfig"], swiftSettings: strictSwift),
         .testTarget(
-            name: "RelayStoreTests", dependencies: ["RelayStore", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "RelayStoreTests", dependencies: ["RelayWire", "RelayStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "WearableAgentTests", dependencies: ["WearableAgent", "RelayTestSupport"], swiftSettings: strictSwift),
+            name: "WearableAgentTests", dependencies: [.product(name: "Logging", package: "swift-log"), "RelayCore", "RelayLinkRuntime", "RelayStore", "RelayWire", "WearableUI", "WearableAgent", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(
             name: "AgentLinkTests",
-            dependencies: [
+            dependencies: ["RelayCore", "RelayLink", "RelayStore", "RelayTransport", "RelayWire", "WearableUI", 
                 "PhoneAgent", "WearableAgent", "RelayLinkRuntime", "RelayTestSupport", "RelayDisplay",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -298,11 +298,11 @@ let package = Package(
         .testTarget(
             name: "RelayDisplayTests", dependencies: ["RelayDisplay", "RelaySystem"], exclude: ["Fixtures"],
             swiftSettings: strictSwift),
-        .testTarget(name: "RelayTextTests", dependencies: ["RelayText"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayTextTests", dependencies: ["RelayDisplay", "RelayText"], swiftSettings: strictSwift),
         .testTarget(name: "RelayInputTests", dependencies: ["RelayInput", "RelaySystem"], swiftSettings: strictSwift),
-        .testTarget(name: "RelayHapticsTests", dependencies: ["RelayHaptics", "RelaySystem"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayHapticsTests", dependencies: ["RelayCore", "RelayHaptics", "RelaySystem"], swiftSettings: strictSwift),
         .testTarget(
-            name: "WearableUITests", dependencies: ["WearableUI", "RelayExamples", "RelayInput"],
+            name: "WearableUITests", dependencies: ["RelayCore", "RelayDisplay", "RelayText", "WearableUI", "RelayExamples", "RelayInput"],
             resources: [.copy("Golden")], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayBluetoothTests",
@@ -316,16 +316,17 @@ let package = Package(
         .testTarget(
             name: "RelayControlTests", dependencies: ["RelayControl", "RelaySystem", "RelayTestSupport"],
             swiftSettings: strictSwift),
-        .testTarget(name: "RelayWireTests", dependencies: ["RelayWire", "RelayExamples", "RelayTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayWireTests", dependencies: ["RelayCore", .product(name: "SwiftProtobuf", package: "swift-protobuf"), "RelayWire", "RelayExamples", "RelayTestSupport"], swiftSettings: strictSwift),
         .target(
-            name: "RelayTestSupport", dependencies: ["RelayCore", "RelayLink", "RelayLinkRuntime", "RelayTransport", "RelayDBus"],
-            path: "Tests/RelayTestSupport", swiftSettings: strictSwift),
-        .testTarget(
-            name: "RelayTransportTests", dependencies: ["RelayTransport", "RelayLink", "RelaySystem", "RelayTestSupport"],
+            name: "RelayTestSupport", dependencies: ["RelayCore", "RelayLink", "RelayLinkRuntime", "RelayTransport", "RelayDBus", "RelayWire"],
             swiftSettings: strictSwift),
-        .testTarget(name: "RelayLinkTests", dependencies: ["RelayLink", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(
-            name: "RelayNoiseTests", dependencies: ["RelayNoise"],
+            name: "RelayTransportTests", dependencies: ["RelayCore", "RelayWire", "RelayTransport", "RelayLink", "RelaySystem", "RelayTestSupport"],
+            swiftSettings: strictSwift),
+        .testTarget(name: "ArchitectureTests", dependencies: ["RelayTestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayLinkTests", dependencies: [.product(name: "Crypto", package: "swift-crypto"), "RelayCore", "RelayNoise", "RelayWire", "RelayLink", "RelayTestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "RelayNoiseTests", dependencies: [.product(name: "Crypto", package: "swift-crypto"), "RelayNoise"],
             resources: [.copy("Fixtures")], swiftSettings: strictSwift),
     ]
 )

@@ -4,6 +4,7 @@ import RelayCLI
 import RelayControl
 import RelayCore
 import RelayDBus
+import RelaySystem
 import RelayTransport
 import Synchronization
 import WearableAgent

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RelaySystem
 import RelayLink
 import RelayLinkRuntime
 import RelayTestSupport
