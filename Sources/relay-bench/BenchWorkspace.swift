@@ -63,3 +63,28 @@ extension LoopbackAgents {
         }
     }
 }
+
+extension LoopbackAgents {
+    /// `running`, with relay-phone reaching the wearable through a `LinkSwitch` that relay-bench
+    /// holds (`body` gets it), stopped after the agents, also when something failed.
+    static func runningThroughSwitch<T>(
+        in work: String, bus: PrivateBus, _ body: (LoopbackAgents, PresentTraceReader, LinkSwitch) async throws -> T
+    ) async throws -> T {
+        var linkSwitch: LinkSwitch?
+        do {
+            let result = try await running(in: work, bus: bus) { wearableLink in
+                let created = try LinkSwitch(path: work + "/link-switch.sock", upstream: wearableLink)
+                linkSwitch = created
+                return created.path
+            } _: { agents, trace in
+                guard let linkSwitch else { throw BenchError("the link switch was not set up before relay-phone started") }
+                return try await body(agents, trace, linkSwitch)
+            }
+            await linkSwitch?.stop()
+            return result
+        } catch {
+            await linkSwitch?.stop()
+            throw error
+        }
+    }
+}

@@ -47,29 +47,16 @@ struct CatchUpBenchmark: AsyncParsableCommand {
 
     private func run(in work: String) async throws {
         let results = try await withPrivateBus { bus in
-            var linkSwitch: LinkSwitch?
-            do {
-                let results = try await LoopbackAgents.running(in: work, bus: bus) { wearableLink in
-                    let created = try LinkSwitch(path: work + "/link-switch.sock", upstream: wearableLink)
-                    linkSwitch = created
-                    return created.path
-                } _: { agents, trace in
-                    guard let linkSwitch else { throw BenchError("the link switch was not set up before relay-phone started") }
-                    let clients = try await agents.pairedAndLocked(connections: connections, on: bus)
-                    var results: [CatchUpRound.Result] = []
-                    for round in 1...rounds {
-                        results.append(try await CatchUpRound(
-                            round: round, changes: changes, workers: workers, clients: clients, agents: agents,
-                            linkSwitch: linkSwitch, trace: trace
-                        ).run())
-                    }
-                    return results
+            try await LoopbackAgents.runningThroughSwitch(in: work, bus: bus) { agents, trace, linkSwitch in
+                let clients = try await agents.pairedAndLocked(connections: connections, on: bus)
+                var results: [CatchUpRound.Result] = []
+                for round in 1...rounds {
+                    results.append(try await CatchUpRound(
+                        round: round, changes: changes, workers: workers, clients: clients, agents: agents,
+                        linkSwitch: linkSwitch, trace: trace
+                    ).run())
                 }
-                await linkSwitch?.stop()
                 return results
-            } catch {
-                await linkSwitch?.stop()
-                throw error
             }
         }
         report(results)

@@ -37,28 +37,15 @@ struct IdleLinkBenchmark: AsyncParsableCommand {
 
     private func run(in work: String) async throws {
         let (sent, stayed) = try await withPrivateBus { bus in
-            var linkSwitch: LinkSwitch?
-            do {
-                let result = try await LoopbackAgents.running(in: work, bus: bus) { wearableLink in
-                    let created = try LinkSwitch(path: work + "/link-switch.sock", upstream: wearableLink)
-                    linkSwitch = created
-                    return created.path
-                } _: { agents, _ in
-                    guard let linkSwitch else { throw BenchError("the link switch was not set up before relay-phone started") }
-                    _ = try await agents.pairedAndLocked(connections: 0, on: bus)
-                    try await Task.sleep(for: .seconds(settle))
-                    let (before, connections) = (linkSwitch.frames, linkSwitch.forwarded)
-                    try await Task.sleep(for: .seconds(seconds))
-                    let after = linkSwitch.frames
-                    let link = try await agents.phoneStatus("link")
-                    let stayed = linkSwitch.forwarded == connections && link == "connected"
-                    return ((after.toWearable - before.toWearable, after.toPhone - before.toPhone), stayed)
-                }
-                await linkSwitch?.stop()
-                return result
-            } catch {
-                await linkSwitch?.stop()
-                throw error
+            try await LoopbackAgents.runningThroughSwitch(in: work, bus: bus) { agents, _, linkSwitch in
+                _ = try await agents.pairedAndLocked(connections: 0, on: bus)
+                try await Task.sleep(for: .seconds(settle))
+                let (before, connections) = (linkSwitch.frames, linkSwitch.forwarded)
+                try await Task.sleep(for: .seconds(seconds))
+                let after = linkSwitch.frames
+                let link = try await agents.phoneStatus("link")
+                let stayed = linkSwitch.forwarded == connections && link == "connected"
+                return ((after.toWearable - before.toWearable, after.toPhone - before.toPhone), stayed)
             }
         }
         guard stayed else {
