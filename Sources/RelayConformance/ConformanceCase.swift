@@ -4,7 +4,7 @@ public import RelayTransport
 import RelayWire
 
 /// A step of a case found the implementation at odds with Docs/PROTOCOL.md.
-public struct ConformanceFailure: Error, CustomStringConvertible {
+public struct ConformanceFailure: Error, CustomStringConvertible, Equatable {
     /// The section of PROTOCOL.md the step checks (`§8.5`).
     public let section: String
     /// What was expected and what came instead.
@@ -47,12 +47,16 @@ public struct ConformanceTarget: Sendable {
     /// Makes the implementation append an entry to its log (a phone: a notification posted on
     /// its bus); `nil` skips the cases that need one.
     public var appendEntry: (@Sendable () async throws -> Void)?
+    /// Whether the cases may unpair the implementation (§9.1): it forgets its partner, so it
+    /// must be paired again afterwards. Off by default; those cases are skipped.
+    public var mayUnpair: Bool
 
     /// Describes a target.
     public init(
         reach: Reach, localKey: Data, peerKey: Data, patience: Duration = .seconds(10),
-        appendEntry: (@Sendable () async throws -> Void)? = nil
+        appendEntry: (@Sendable () async throws -> Void)? = nil, mayUnpair: Bool = false
     ) {
+        self.mayUnpair = mayUnpair
         self.reach = reach
         self.localKey = localKey
         self.peerKey = peerKey
@@ -108,15 +112,32 @@ public struct ConformanceCase: Sendable {
         self.body = body
     }
 
-    /// Runs the case: `nil` when it held, else why not.
-    public func run(against target: ConformanceTarget) async -> ConformanceFailure? {
+    /// How a case ended.
+    public enum Outcome: Sendable, Equatable {
+        /// What it checks held.
+        case held
+        /// It did not, and why.
+        case failed(ConformanceFailure)
+        /// It was not run, and why (the target lacks what it needs, or was not allowed it).
+        case skipped(String)
+    }
+
+    /// Runs the case against `target`.
+    public func run(against target: ConformanceTarget) async -> Outcome {
         do {
             try await body(target)
-            return nil
+            return .held
+        } catch let skip as ConformanceSkip {
+            return .skipped(skip.reason)
         } catch let failure as ConformanceFailure {
-            return failure
+            return .failed(failure)
         } catch {
-            return ConformanceFailure(section, "the script could not go on: \(error)")
+            return .failed(ConformanceFailure(section, "the script could not go on: \(error)"))
         }
     }
+}
+
+/// Thrown by a case that cannot run against this target; it is reported, not counted as held.
+struct ConformanceSkip: Error {
+    let reason: String
 }

@@ -44,7 +44,7 @@ public enum PhoneConformance {
         ConformanceCase(
             "§8.4", "an entry the phone appends comes with the next seq, and comes again on the next connection until acknowledged"
         ) { target in
-            guard let appendEntry = target.appendEntry else { return }
+            guard let appendEntry = target.appendEntry else { throw ConformanceSkip(reason: "no way to make the phone append an entry (--append-command)") }
             let sent = try await session(target) { script, phone -> UInt64 in
                 try await appendEntry()
                 let entry = try await script.receive("§8.4", "the phone's new entry") { $0.seq > 0 }
@@ -105,6 +105,9 @@ public enum PhoneConformance {
                 try await script.send(Relay_V1_Envelope.acknowledging(phone.logHead + 1_000))
                 try await script.expectError(.protocolViolation, "§8.4", "an ack past the phone's log head \(phone.logHead)")
             }
+        },
+        ConformanceCase("§8.7", "a session the wearable falls silent on is closed 15 s into the silence, without an Error") { target in
+            try await session(target) { script, _ in try await script.expectDeadLinkClose(sinceLastSent: .now) }
         },
     ] + TransportTampering.allCases.map { tampering in
         // Each ends an established session, which resets the phone's wait as well.

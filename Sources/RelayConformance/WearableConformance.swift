@@ -132,11 +132,47 @@ public enum WearableConformance {
                 }
             }
         },
+        ConformanceCase("§8.7", "a session the phone falls silent on is closed 15 s into the silence, without an Error") { target in
+            try await session(target) { script, _ in try await script.expectDeadLinkClose(sinceLastSent: .now) }
+        },
     ] + TransportTampering.allCases.map { tampering in
         ConformanceCase("§6", tampering.caseName) { target in
             try await session(target) { script, _ in try await tampering.check(script) }
         }
-    }
+    } + [
+        // Last: the wearable is no longer paired with the suite afterwards.
+        ConformanceCase("§9.1", "an Error UNPAIRED from the partner makes the wearable forget it: a session offer is then answered 'not paired'") {
+            target in
+            guard target.mayUnpair else { throw ConformanceSkip(reason: "it unpairs the wearable; allow it with --may-unpair") }
+            try await session(target) { script, _ in
+                var unpaired = Relay_V1_Error()
+                unpaired.code = .unpaired
+                unpaired.message = "relay-conformance unpaired this wearable"
+                try await script.send(.error(unpaired))
+                let frames = try await script.expectClose("§9", "after the phone's Error")
+                if let error = script.errorEnvelope(in: frames) {
+                    throw ConformanceFailure("§9", "the wearable answered an Error with one of its own: \(error.message)")
+                }
+            }
+            // The wearable may forget just after it closes: offers are tried until the patience runs out.
+            let deadline = ContinuousClock.now + target.patience
+            while true {
+                let status = try await target.connect { script -> UInt8 in
+                    try await script.sendFrame(Preambles.offer(lowest: 1, highest: 1, mode: 2))
+                    let answer = try await script.receiveFrame("§4.4", "the preamble answer")
+                    guard answer.count == 8, answer.prefix(4) == Preambles.magic else {
+                        throw ConformanceFailure("§4.4", "the preamble answer is not RLAY and 4 bytes: \(answer.hexString)")
+                    }
+                    return answer[answer.startIndex + 5]
+                }
+                if status == 3 { return }
+                guard status == 0, ContinuousClock.now < deadline else {
+                    throw ConformanceFailure("§9.1", "a session offer after unpairing was answered with status \(status), not 3 (not paired)")
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    ]
 
     /// Opens a session, takes the wearable's Hello and answers with the phone's (a new log
     /// epoch with `head` entries, having everything of the wearable's log), then runs `body`.

@@ -282,6 +282,26 @@ public final class WireScript {
         return nil
     }
 
+    /// §8.7: this side falls silent (answers nothing) and the implementation must close the
+    /// session, without an `Error`, once its dead-link timeout (15 s) has passed since the last
+    /// frame this side sent, and within `patience` after that.
+    public func expectDeadLinkClose(sinceLastSent lastSent: ContinuousClock.Instant) async throws {
+        let timeout = Duration.seconds(15)
+        // Each wait is as long as the whole bound: an idle implementation may not ping at all.
+        let frames = try await expectClose(within: timeout + patience, "§8.7", "a session silent for the dead-link timeout")
+        let silence = ContinuousClock.now - lastSent
+        if let error = errorEnvelope(in: frames) {
+            throw ConformanceFailure("§9", "an Error was sent when the link went silent: \(error.message)")
+        }
+        // A tick's worth of slack below: the close is seen here a little after it happened.
+        guard silence >= timeout - .milliseconds(500) else {
+            throw ConformanceFailure("§8.7", "the session was closed \(silence) into the silence, before the dead-link timeout of 15 s")
+        }
+        guard silence <= timeout + patience else {
+            throw ConformanceFailure("§8.7", "the session was closed only \(silence) into the silence (timeout 15 s, patience \(patience))")
+        }
+    }
+
     /// Waits for the implementation to close without sending anything (§5.3, §6).
     public func expectSilentClose(_ section: String, _ why: String) async throws {
         let frames = try await expectClose(section, why)

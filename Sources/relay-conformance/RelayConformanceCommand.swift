@@ -40,6 +40,9 @@ struct RelayConformanceCommand: AsyncParsableCommand {
     @Option(help: "phone: a shell command that makes the phone append an entry to its log (post a notification, e.g. notify-send); without it that case is skipped.")
     var appendCommand: String?
 
+    @Flag(help: "wearable: also run the unpairing case (§9.1), which leaves the wearable unpaired; pair it again afterwards.")
+    var mayUnpair = false
+
     @Option(help: "Run only the cases of this section (§8.5 or 8.5).")
     var section: String?
 
@@ -62,19 +65,24 @@ struct RelayConformanceCommand: AsyncParsableCommand {
         let append = appendCommand.map { command in { @Sendable () async throws in try Self.runShell(command) } }
         let target = ConformanceTarget(
             reach: listener.map { .connectsTo($0) } ?? .listensAt(endpoint, adapterAddress: adapterAddress), localKey: try privateKey(), peerKey: try publicKey(),
-            patience: .seconds(patience), appendEntry: append)
+            patience: .seconds(patience), appendEntry: append, mayUnpair: mayUnpair)
         var failures = 0
+        var skipped = 0
         let wanted = section.map { $0.hasPrefix("§") ? $0 : "§" + $0 }
         let cases = side == "phone" ? PhoneConformance.cases : WearableConformance.cases
         for test in cases where wanted == nil || test.section == wanted {
-            if let failure = await test.run(against: target) {
+            switch await test.run(against: target) {
+            case .held: print("PASS \(test.section) \(test.name)")
+            case .skipped(let reason):
+                skipped += 1
+                print("SKIP \(test.section) \(test.name): \(reason)")
+            case .failed(let failure):
                 failures += 1
                 print("FAIL \(test.section) \(test.name): \(failure.message)")
-            } else {
-                print("PASS \(test.section) \(test.name)")
             }
         }
-        print(failures == 0 ? "conformance: every case held" : "conformance: \(failures) case(s) failed")
+        let skips = skipped == 0 ? "" : " (\(skipped) skipped)"
+        print(failures == 0 ? "conformance: every case run held\(skips)" : "conformance: \(failures) case(s) failed\(skips)")
         if failures > 0 { throw ExitCode(1) }
     }
 
