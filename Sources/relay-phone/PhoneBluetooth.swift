@@ -14,6 +14,9 @@ final class PhoneBluetooth: WearableConnector {
     static let profilePath = "/org/relay/phone/profile"
 
     let transportName = "rfcomm"
+    /// Right after `relayctl pair` bonds, the wearable's side may not take a connection yet
+    /// (bluetoothd still settling the new bond and the link); pairing tries again for this long.
+    let pairingConnectWindow = Duration.seconds(15)
     private let client: BlueZClient
     private let adapterName: String?
     private let address: BluetoothAddress?

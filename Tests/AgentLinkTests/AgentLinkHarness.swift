@@ -78,13 +78,13 @@ final class AgentLinkHarness: Sendable {
     }
 
     /// Another phone, unknown to the wearable, that reaches its link socket directly (not
-    /// through the simulator); its database writer is the caller's to stop.
-    func stranger() throws -> PhoneLink {
+    /// through the simulator) or through `connector`; its database writer is the caller's to stop.
+    func stranger(connector: (any WearableConnector)? = nil) throws -> PhoneLink {
         var logger = Logger(label: "stranger")
         logger.logLevel = .critical
         return try PhoneLink(
             directory: StateDirectory(path: folder + "/stranger"),
-            configuration: PhoneLink.Configuration(endpoint: .unix(path: folder + "/link.sock"), deviceName: "Stranger"),
+            configuration: PhoneLink.Configuration(endpoint: .unix(path: folder + "/link.sock"), deviceName: "Stranger", connector: connector),
             logger: logger)
     }
 

@@ -30,7 +30,7 @@ extension PhoneLink {
         previous?.close("another pairing started")
         let connection: FramedConnection
         do {
-            connection = try await openConnection()
+            connection = try await openPairingConnection()
         } catch {
             endPairing(pairing)
             throw PhoneLinkError("cannot reach the wearable at \(configuration.endpoint): \(error); is relay-wearable running?")
@@ -51,6 +51,21 @@ extension PhoneLink {
         case .failed(let reason):
             endPairing(pairing)
             throw PhoneLinkError(reason)
+        }
+    }
+
+    /// A connection for pairing: tried again each second after a failure, for as long as the
+    /// connector's `pairingConnectWindow` allows; the last failure is thrown.
+    private func openPairingConnection() async throws -> FramedConnection {
+        let deadline = ContinuousClock.now + (configuration.connector?.pairingConnectWindow ?? .zero)
+        while true {
+            do {
+                return try await openConnection()
+            } catch {
+                guard ContinuousClock.now + .seconds(1) < deadline else { throw error }
+                logger.notice("could not connect to the wearable for pairing (\(error)); trying again")
+                try await Task.sleep(for: .seconds(1))
+            }
         }
     }
 

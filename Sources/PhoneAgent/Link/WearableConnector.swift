@@ -10,6 +10,14 @@ public protocol WearableConnector: Sendable {
     var transportName: String { get }
     /// What the transport knows about the wearable now, for status (adapter, address, bonded, RSSI …).
     var statusValues: [String: ConnectorStatusValue] { get }
+    /// How long a pairing keeps trying to connect after a failed attempt: a link bonded a
+    /// moment ago may not take a connection at once. Zero: a failed connect ends the pairing.
+    var pairingConnectWindow: Duration { get }
+}
+
+extension WearableConnector {
+    /// A failed connect ends the pairing.
+    public var pairingConnectWindow: Duration { .zero }
 }
 
 /// One value of ``WearableConnector/statusValues``.
