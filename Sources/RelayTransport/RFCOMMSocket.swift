@@ -32,6 +32,15 @@ enum RFCOMMSocket {
             close(descriptor)
             throw .system(SystemError(call: "setsockopt(SO_SNDTIMEO)", code: code))
         }
+        // An authenticated, encrypted link before the first byte: Relay bonds only by numeric
+        // comparison, so the partner's link key is a MITM-protected one, and a link without it
+        // is not the partner's (the wearable's profile asks the same of its side).
+        var security = bt_security(level: UInt8(BT_SECURITY_HIGH), key_size: 0)
+        guard setsockopt(descriptor, SOL_BLUETOOTH, BT_SECURITY, &security, socklen_t(MemoryLayout<bt_security>.size)) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw .system(SystemError(call: "setsockopt(BT_SECURITY)", code: code))
+        }
         if let localAddress {
             var local = sockaddr_rc()
             local.rc_family = sa_family_t(AF_BLUETOOTH)
