@@ -61,8 +61,7 @@ struct WearableSessionDelegate: LinkDelegate {
     func measured(roundTrip: Duration) async { link.state.withLock { $0.roundTrip = roundTrip } }
 
     func connected(peer: Relay_V1_Hello, link identity: LinkIdentity) async {
-        guard link.admit(connection, identity) else { return }
-        link.becameCurrent(connection, peer: peer)
+        guard link.admitAsCurrent(connection, identity, peer: peer) else { return }
         await link.connected(peer: peer, link: identity)
     }
 }

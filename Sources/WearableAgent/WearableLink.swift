@@ -276,49 +276,49 @@ public final class WearableLink: Sendable {
         }
     }
 
-    /// Whether a connection whose session just came up may become the current one: in pairing
-    /// mode only while the wearable has no partner, in session mode only with the partner's key.
-    /// Both were checked when the connection was accepted, but a pairing may have finished since
-    /// (while a stranger held its connection open, waiting). One that may not is closed.
-    func admit(_ id: Int, _ identity: LinkIdentity) -> Bool {
-        state.withLock { state in
+    /// A connection's session just came up (its peer's Hello was accepted): it becomes the
+    /// current one if it may, in one step under the lock, so that two sessions beginning at once
+    /// cannot both end up thinking they are current. It may in pairing mode only while the
+    /// wearable has no partner, in session mode only with the partner's key (both were checked
+    /// when the connection was accepted, but a pairing may have finished since, while a stranger
+    /// held its connection open), and only if no newer connection holds the session already.
+    /// Becoming current closes the older connections; newer ones, still being set up, are left
+    /// alone: the phone opened them after this one, so this one is what they replace. One that
+    /// may not become current is closed. Returns whether it became current.
+    func admitAsCurrent(_ id: Int, _ identity: LinkIdentity, peer: Relay_V1_Hello) -> Bool {
+        // The line to log for a refusal is written after the lock is let go.
+        let outcome = state.withLock { state -> (current: Bool, refusal: String?) in
             // Set up: admitted or refused, it no longer counts among those being set up.
             state.handshaking.removeValue(forKey: id)
-            guard !state.evicted.contains(id) else { return false }
+            // Evicted: already being closed, and already logged.
+            guard !state.evicted.contains(id) else { return (false, nil) }
+            func refuse(_ reason: String, log line: String) -> (current: Bool, refusal: String?) {
+                state.connections[id]?.yield(.close(reason))
+                return (false, line)
+            }
             let admitted =
                 switch identity.mode {
                 case .pair: state.partnerKey == nil
                 case .session: state.partnerKey == identity.remoteStaticKey
                 }
             guard admitted else {
-                state.connections[id]?.yield(.close("the wearable is paired with another phone"))
-                logger.warning("refused a connection: the wearable's partner changed while it was being set up")
-                return false
+                return refuse(
+                    "the wearable is paired with another phone", log: "refused a connection: the wearable's partner changed while it was being set up")
             }
             // One pairing at a time: another device may not take the screen (and the user's
             // answer) from a pairing under way; it can try again once that one has ended.
             if identity.mode == .pair, state.pairing != nil, !state.pairingConnections.isEmpty {
-                state.connections[id]?.yield(.close("another pairing is in progress on the wearable; try again when it ends"))
-                logger.warning("refused a pairing connection: another pairing is in progress")
-                return false
+                return refuse(
+                    "another pairing is in progress on the wearable; try again when it ends",
+                    log: "refused a pairing connection: another pairing is in progress")
             }
-            // Overtaken while it was set up: a connection accepted after it already holds the
-            // session, and the phone keeps only its newest.
+            // Overtaken while it was set up: a connection accepted after it holds the session.
             if let current = state.current, current > id {
-                state.connections[id]?.yield(.close("a newer connection from the phone replaced this one"))
-                return false
+                return refuse(
+                    "a newer connection from the phone replaced this one", log: "closed a connection that a newer one from the phone overtook")
             }
             if identity.mode == .pair { state.pairingConnections.insert(id) }
             state.admitted.insert(id)
-            return true
-        }
-    }
-
-    /// A connection's session is up: it becomes the current one, and older ones close. Newer
-    /// ones, still being set up, are left alone: the phone opened them after this one, so this
-    /// one is what they replace (`admit` closes an older one that comes up after a newer).
-    func becameCurrent(_ id: Int, peer: Relay_V1_Hello) {
-        state.withLock { state in
             for (other, commands) in state.connections where other < id {
                 commands.yield(.close("a newer connection from the phone replaced this one"))
             }
@@ -328,8 +328,11 @@ public final class WearableLink: Sendable {
             state.lastError = nil
             state.caughtUpThrough[id] = peer.logHead
             state.downloads.removeAll()
+            return (true, nil)
         }
-        linkChanged()
+        if let line = outcome.refusal { logger.warning("\(line)") }
+        if outcome.current { linkChanged() }
+        return outcome.current
     }
 
     private var hello: Relay_V1_Hello {

@@ -30,7 +30,7 @@ extension PhoneLink {
         previous?.close("another pairing started")
         let connection: FramedConnection
         do {
-            connection = try await openPairingConnection()
+            connection = try await openPairingConnection(for: pairing)
         } catch {
             endPairing(pairing)
             throw PhoneLinkError("cannot reach the wearable at \(configuration.endpoint): \(error); is relay-wearable running?")
@@ -54,9 +54,11 @@ extension PhoneLink {
         }
     }
 
-    /// A connection for pairing: tried again each second after a failure, for as long as the
-    /// connector's `pairingConnectWindow` allows; the last failure is thrown.
-    private func openPairingConnection() async throws -> FramedConnection {
+    /// A connection for `pairing`: tried again each second after a failure, for as long as the
+    /// connector's `pairingConnectWindow` allows and `pairing` is still the one under way (a
+    /// second `relayctl pair` takes over; over Bluetooth each connect ends the link before it,
+    /// so a retry of the first would cut the second's); the last failure is thrown.
+    private func openPairingConnection(for pairing: PairingConnection) async throws -> FramedConnection {
         let deadline = ContinuousClock.now + (configuration.connector?.pairingConnectWindow ?? .zero)
         while true {
             do {
@@ -64,7 +66,8 @@ extension PhoneLink {
             } catch {
                 guard ContinuousClock.now + .seconds(1) < deadline else { throw error }
                 logger.notice("could not connect to the wearable for pairing (\(error)); trying again")
-                try await Task.sleep(for: .seconds(1))
+                try? await Task.sleep(for: .seconds(1))
+                guard !Task.isCancelled, state.withLock({ $0.pairing === pairing }) else { throw error }
             }
         }
     }
