@@ -289,8 +289,8 @@ let package = Package(
         .testTarget(
             name: "AgentLinkTests",
             dependencies: ["RelayCore", "RelayLink", "RelayStore", "RelayTransport", "RelayWire", "WearableUI", 
-                "PhoneAgent", "WearableAgent", "RelayLinkRuntime", "RelayTestSupport", "RelayDisplay",
-                .product(name: "Logging", package: "swift-log"),
+                "PhoneAgent", "WearableAgent", "RelayLinkRuntime", "RelayTestSupport", "RelayDisplay", "RelayConformance",
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "RelaySystemTests", dependencies: ["RelaySystem"], swiftSettings: strictSwift),

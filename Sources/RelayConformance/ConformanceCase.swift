@@ -47,16 +47,36 @@ public struct ConformanceTarget: Sendable {
     /// Makes the implementation append an entry to its log (a phone: a notification posted on
     /// its bus); `nil` skips the cases that need one.
     public var appendEntry: (@Sendable () async throws -> Void)?
+    /// Makes a phone append a notification carrying an attachment (an image) to its log;
+    /// `nil` skips the phone's bulk-channel case (§8.8).
+    public var appendAttachment: (@Sendable () async throws -> Void)?
     /// Whether the cases may unpair the implementation (§9.1): it forgets its partner, so it
     /// must be paired again afterwards. Off by default; those cases are skipped.
     public var mayUnpair: Bool
+    /// A wearable: answers "yes, the codes match" on the wearable once it shows the pairing
+    /// code it is given (§7.2); `nil` skips the wearable's pairing case. It runs after §9.1's
+    /// case unpaired the wearable, and pairs it with this side again.
+    public var confirmPairing: (@Sendable (String) async throws -> Void)?
+    /// A phone: pairs it with this side, confirming the code on the phone (`relayctl pair
+    /// --yes`), and returns what the phone showed, which must hold the code; `nil` skips the
+    /// phone's pairing case. The phone pairs with the same key again.
+    public var startPairing: (@Sendable () async throws -> String)?
+    /// The most entries a phone sends without an acknowledgement (§8.4's `window`, a sender's
+    /// parameter: 64 unless the phone says otherwise).
+    public var window: Int
 
     /// Describes a target.
     public init(
         reach: Reach, localKey: Data, peerKey: Data, patience: Duration = .seconds(10),
-        appendEntry: (@Sendable () async throws -> Void)? = nil, mayUnpair: Bool = false
+        appendEntry: (@Sendable () async throws -> Void)? = nil, appendAttachment: (@Sendable () async throws -> Void)? = nil,
+        mayUnpair: Bool = false, confirmPairing: (@Sendable (String) async throws -> Void)? = nil,
+        startPairing: (@Sendable () async throws -> String)? = nil, window: Int = 64
     ) {
         self.mayUnpair = mayUnpair
+        self.appendAttachment = appendAttachment
+        self.confirmPairing = confirmPairing
+        self.startPairing = startPairing
+        self.window = window
         self.reach = reach
         self.localKey = localKey
         self.peerKey = peerKey
@@ -81,7 +101,12 @@ public struct ConformanceTarget: Sendable {
             case .listensAt(let endpoint, let adapter): try await Transport.connect(to: endpoint, fromAdapter: adapter)
             case .connectsTo(let listener): try await listener.next(within: patience, "§2")
             }
-        return try await connection.runBatches { batches, writer in
+        return try await script(on: connection, body)
+    }
+
+    /// Runs `body` on `connection`, and closes it.
+    func script<Result: Sendable>(on connection: FramedConnection, _ body: (WireScript) async throws -> Result) async throws -> Result {
+        try await connection.runBatches { batches, writer in
             let inbox = Arrivals<Data>()
             let reader = Task {
                 do {

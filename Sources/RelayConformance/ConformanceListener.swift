@@ -39,6 +39,16 @@ public final class ConformanceListener: Sendable {
         }
     }
 
+    /// The next connection if one arrives within `limit`, else `nil`: for a case where the
+    /// implementation must not connect.
+    func connection(within limit: Duration) async throws -> FramedConnection? {
+        do {
+            return try await arrivals.next(within: limit)
+        } catch is ScriptTimeout {
+            return nil
+        }
+    }
+
     /// Stops listening.
     public func stop() {
         task.cancel()

@@ -44,7 +44,7 @@ public enum PhoneConformance {
         ConformanceCase(
             "§8.4", "an entry the phone appends comes with the next seq, and comes again on the next connection until acknowledged"
         ) { target in
-            guard let appendEntry = target.appendEntry else { throw ConformanceSkip(reason: "no way to make the phone append an entry (--append-command)") }
+            let appendEntry = try appendEntryOrSkip(target)
             let sent = try await session(target) { script, phone -> UInt64 in
                 try await appendEntry()
                 let entry = try await script.receive("§8.4", "the phone's new entry") { $0.seq > 0 }
@@ -109,18 +109,18 @@ public enum PhoneConformance {
         ConformanceCase("§8.7", "a session the wearable falls silent on is closed 15 s into the silence, without an Error") { target in
             try await session(target) { script, _ in try await script.expectDeadLinkClose(sinceLastSent: .now) }
         },
-    ] + TransportTampering.allCases.map { tampering in
+    ] + logCases + TransportTampering.allCases.map { tampering in
         // Each ends an established session, which resets the phone's wait as well.
         ConformanceCase("§6", tampering.caseName) { target in
             try await session(target) { script, _ in try await tampering.check(script) }
         }
-    }
+    } + [unpairingCase, commitmentMismatchCase, pairingCase]
 
     /// Takes the phone's next connection, its Hello, and answers with the wearable's (a new log
     /// epoch with `head` entries, having the phone's log through `receivedThrough`, all of it
-    /// by default), then runs `body`.
+    /// by default, and `capabilities`), then runs `body`.
     static func session<Result: Sendable>(
-        _ target: ConformanceTarget, head: UInt64 = 0, receivedThrough: UInt64? = nil,
+        _ target: ConformanceTarget, head: UInt64 = 0, receivedThrough: UInt64? = nil, capabilities: Relay_V1_Capabilities? = nil,
         _ body: (WireScript, Relay_V1_Hello) async throws -> Result
     ) async throws -> Result {
         try await target.connect { script in
@@ -135,6 +135,7 @@ public enum PhoneConformance {
             hello.logHead = head
             hello.receivedEpoch = phone.logEpoch
             hello.receivedThrough = receivedThrough ?? phone.logHead
+            if let capabilities { hello.capabilities = capabilities }
             try await script.send(.hello(hello))
             script.ack = hello.receivedThrough
             return try await body(script, phone)

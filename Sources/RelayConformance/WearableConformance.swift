@@ -135,7 +135,7 @@ public enum WearableConformance {
         ConformanceCase("§8.7", "a session the phone falls silent on is closed 15 s into the silence, without an Error") { target in
             try await session(target) { script, _ in try await script.expectDeadLinkClose(sinceLastSent: .now) }
         },
-    ] + TransportTampering.allCases.map { tampering in
+    ] + replicaCases + TransportTampering.allCases.map { tampering in
         ConformanceCase("§6", tampering.caseName) { target in
             try await session(target) { script, _ in try await tampering.check(script) }
         }
@@ -155,24 +155,33 @@ public enum WearableConformance {
                 }
             }
             // The wearable may forget just after it closes: offers are tried until the patience runs out.
-            let deadline = ContinuousClock.now + target.patience
-            while true {
-                let status = try await target.connect { script -> UInt8 in
-                    try await script.sendFrame(Preambles.offer(lowest: 1, highest: 1, mode: 2))
-                    let answer = try await script.receiveFrame("§4.4", "the preamble answer")
-                    guard answer.count == 8, answer.prefix(4) == Preambles.magic else {
-                        throw ConformanceFailure("§4.4", "the preamble answer is not RLAY and 4 bytes: \(answer.hexString)")
-                    }
-                    return answer[answer.startIndex + 5]
-                }
-                if status == 3 { return }
-                guard status == 0, ContinuousClock.now < deadline else {
-                    throw ConformanceFailure("§9.1", "a session offer after unpairing was answered with status \(status), not 3 (not paired)")
-                }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
+            try await awaitSessionOfferStatus(3, target, "§9.1", "after unpairing")
+        },
+        rejectedPairingCase,
+        pairingCase,
     ]
+
+    /// Offers session mode until the wearable answers with `status` (3: not paired, 0:
+    /// accepted), for a change the wearable makes just after a connection closed; fails once
+    /// the patience has run out.
+    static func awaitSessionOfferStatus(_ status: UInt8, _ target: ConformanceTarget, _ section: String, _ when: String) async throws {
+        let deadline = ContinuousClock.now + target.patience
+        while true {
+            let answered = try await target.connect { script -> UInt8 in
+                try await script.sendFrame(Preambles.offer(lowest: 1, highest: 1, mode: 2))
+                let answer = try await script.receiveFrame("§4.4", "the preamble answer")
+                guard answer.count == 8, answer.prefix(4) == Preambles.magic else {
+                    throw ConformanceFailure("§4.4", "the preamble answer is not RLAY and 4 bytes: \(answer.hexString)")
+                }
+                return answer[answer.startIndex + 5]
+            }
+            if answered == status { return }
+            guard ContinuousClock.now < deadline else {
+                throw ConformanceFailure(section, "a session offer \(when) was answered with status \(answered), not \(status)")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
 
     /// Opens a session, takes the wearable's Hello and answers with the phone's (a new log
     /// epoch with `head` entries, having everything of the wearable's log), then runs `body`.
@@ -237,13 +246,18 @@ extension Relay_V1_Change.OneOf_Kind {
         return .snapshotEnd(end)
     }
 
-    static func conformanceUpsert(key: UInt64) -> Self {
+    /// A notification `key` at revision 1, delivered `age` seconds ago.
+    static func conformanceUpsert(
+        key: UInt64, mayAlert: Bool = false, age: Int64 = 0, attachments: [Relay_V1_AttachmentRef] = []
+    ) -> Self {
         var upsert = Relay_V1_Upsert()
         upsert.key = key
         upsert.revision = 1
         upsert.content.title = "Conformance"
         upsert.content.body = "Sent by relay-conformance"
-        upsert.deliveredAt = Int64(Date().timeIntervalSince1970)
+        upsert.content.attachments = attachments
+        upsert.mayAlert = mayAlert
+        upsert.deliveredAt = Int64(Date().timeIntervalSince1970) - age
         return .upsert(upsert)
     }
 }

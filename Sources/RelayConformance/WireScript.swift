@@ -41,6 +41,11 @@ public final class WireScript {
         try await writer.write([payload])
     }
 
+    /// Writes several frames at once (they may reach the implementation in one read).
+    public func sendFrames(_ payloads: [Data]) async throws {
+        try await writer.write(payloads)
+    }
+
     /// The next frame from the implementation; fails the step if it closed instead.
     public func receiveFrame(within limit: Duration? = nil, _ section: String, _ what: String) async throws -> Data {
         let frame: Data?
@@ -101,14 +106,7 @@ public final class WireScript {
     /// `mode` (2, session, for a paired phone), the reserved byte 0. Returns it.
     public func receiveOffer(mode: UInt8) async throws -> Data {
         let offer = try await receiveFrame("§4.1", "the phone's offer")
-        guard offer.count == 8, offer.prefix(4) == Preambles.magic else {
-            throw ConformanceFailure("§4.1", "the offer is not 8 bytes starting RLAY: \(offer.hexString)")
-        }
-        let bytes = [UInt8](offer)
-        guard bytes[4] <= 1, 1 <= bytes[5], bytes[6] == mode, bytes[7] == 0 else {
-            throw ConformanceFailure(
-                "§4.1", "expected an offer of a range holding version 1, mode \(mode), reserved 0; got \(offer.hexString)")
-        }
+        try Preambles.check(offer: offer, mode: mode)
         return offer
     }
 
@@ -133,6 +131,11 @@ public final class WireScript {
         transport = Cipher(try handshake.finish())
     }
 
+    /// Encrypts the rest of the connection under a finished handshake's cipher states.
+    func begin(_ session: consuming TransportSession) {
+        transport = Cipher(session)
+    }
+
     // MARK: Envelopes
 
     /// Encrypts and sends an envelope as it is (its `ack` included).
@@ -144,10 +147,15 @@ public final class WireScript {
     /// The frame payload `body` would be sent as (outside the log, with the current `ack`),
     /// encrypted under the next nonce, which it uses up: for sending it twice.
     public func sealed(_ body: Relay_V1_Envelope.OneOf_Body) throws -> Data {
-        guard let transport else { preconditionFailure("sealed before the handshake") }
         var envelope = Relay_V1_Envelope()
         envelope.ack = ack
         envelope.body = body
+        return try sealed(envelope)
+    }
+
+    /// `envelope` encrypted under the next nonce, for `sendFrames`.
+    public func sealed(_ envelope: Relay_V1_Envelope) throws -> Data {
+        guard let transport else { preconditionFailure("sealed before the handshake") }
         return try transport.encrypt(try envelope.serializedData())
     }
 
@@ -251,6 +259,28 @@ public final class WireScript {
         try await receivePong(id, section, what)
     }
 
+    /// Sends a ping and returns what the implementation sent before its pong: everything it
+    /// had to say about what was sent before the ping, for a case that checks nothing came.
+    public func envelopesBeforePong(_ section: String, _ what: String) async throws -> [Relay_V1_Envelope] {
+        let id = pingID()
+        try await send(.heartbeat(Self.ping(id)))
+        var before: [Relay_V1_Envelope] = []
+        while true {
+            let envelope = try await receive(section, what)
+            if case .heartbeat(let beat) = envelope.body, beat.reply, beat.id == id { return before }
+            before.append(envelope)
+        }
+    }
+
+    /// Acknowledges `envelope` if it is an entry of the implementation's log (§8.6).
+    public func acknowledge(_ envelope: Relay_V1_Envelope) async throws {
+        guard envelope.seq > ack else { return }
+        ack = envelope.seq
+        var acknowledgement = Relay_V1_Envelope()
+        acknowledgement.ack = ack
+        try await send(acknowledgement)
+    }
+
     /// A ping (not a pong) with `id`.
     static func ping(_ id: UInt64) -> Relay_V1_Heartbeat {
         var beat = Relay_V1_Heartbeat()
@@ -336,6 +366,18 @@ public enum Preambles {
     /// An answer (§4.2).
     public static func answer(version: UInt8, status: UInt8, lowest: UInt8, highest: UInt8) -> Data {
         magic + [version, status, lowest, highest]
+    }
+
+    /// Fails unless `offer` is 8 bytes: `RLAY`, a range holding version 1, `mode`, reserved 0 (§4.1, §4.3).
+    static func check(offer: Data, mode: UInt8) throws {
+        guard offer.count == 8, offer.prefix(4) == magic else {
+            throw ConformanceFailure("§4.1", "the offer is not 8 bytes starting RLAY: \(offer.hexString)")
+        }
+        let bytes = [UInt8](offer)
+        guard bytes[4] <= 1, 1 <= bytes[5], bytes[6] == mode, bytes[7] == 0 else {
+            throw ConformanceFailure(
+                "§4.1", "expected an offer of a range holding version 1, mode \(mode), reserved 0; got \(offer.hexString)")
+        }
     }
 
     /// The Noise prologue (§4.6).

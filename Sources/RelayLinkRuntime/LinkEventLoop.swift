@@ -56,14 +56,23 @@ struct LinkEventLoop {
         let link = try handshake.finish()
         let identity = LinkIdentity(mode: link.mode, remoteStaticKey: link.remoteStaticKey, handshakeHash: link.handshakeHash)
         logger.info("link established", metadata: ["mode": "\(link.mode)", "version": "\(link.version)"])
+        // A pairing connection carries no log (PROTOCOL.md §7.4): empty logs in epoch 0, and a
+        // Hello of role, version and name only, whatever the owner keeps for its sessions.
+        let pairing = link.mode == .pair
+        var hello = driver.hello
         let logs: LinkSession.Logs
-        do {
-            logs = try await driver.delegate.loadLogs()
-        } catch {
-            return .failed(.localStorage(operation: "load the stored logs", cause: FailureCause(error)))
+        if pairing {
+            hello.clearCapabilities()
+            logs = .pairing
+        } else {
+            do {
+                logs = try await driver.delegate.loadLogs()
+            } catch {
+                return .failed(.localStorage(operation: "load the stored logs", cause: FailureCause(error)))
+            }
         }
         var session = LinkSession(
-            link: link, hello: driver.hello, logs: logs,
+            link: link, hello: hello, logs: logs,
             liveness: LivenessMonitor(
                 interval: driver.timeouts.heartbeat, timeout: driver.timeouts.silence, idleInterval: driver.timeouts.idleHeartbeat,
                 now: clock.now))

@@ -42,9 +42,9 @@ struct WearableSessionDelegate: LinkDelegate {
         // wearable's place in a log: its connection carries no changes, and the session after
         // the confirmation resets again.
         guard isPartnerSession else { return }
+        // The hello's log head counts in the new log: its entries up to it waited as well
+        // (a snapshot's do not alert anyway; what the phone appended after it is a catch-up).
         try await link.peerLogReset(epoch: epoch)
-        // The hello's log head counted in the old log; nothing of the new one waited.
-        link.state.withLock { _ = $0.caughtUpThrough.removeValue(forKey: connection) }
     }
     func received(_ body: Relay_V1_Envelope.OneOf_Body) async {
         let (pairing, partner) = link.state.withLock { state in

@@ -40,8 +40,20 @@ struct RelayConformanceCommand: AsyncParsableCommand {
     @Option(help: "phone: a shell command that makes the phone append an entry to its log (post a notification, e.g. notify-send); without it that case is skipped.")
     var appendCommand: String?
 
-    @Flag(help: "wearable: also run the unpairing case (§9.1), which leaves the wearable unpaired; pair it again afterwards.")
+    @Option(help: "phone: a shell command that makes the phone post a notification with an image (notify-send with an image-path hint); without it the attachment case is skipped.")
+    var appendAttachmentCommand: String?
+
+    @Option(help: "phone: a shell command that pairs the phone and confirms the code on it (relayctl pair --yes); its output must show the code. Without it the pairing case is skipped.")
+    var pairCommand: String?
+
+    @Option(help: "phone: the most entries it sends unacknowledged (§8.4's window).")
+    var window: Int = 64
+
+    @Flag(help: "also run the unpairing case (§9.1), which leaves the implementation unpaired; the pairing case (§7) after it pairs it again if given --confirm-command (wearable) or --pair-command (phone).")
     var mayUnpair = false
+
+    @Option(help: "wearable, with --may-unpair: a shell command that answers yes on the wearable once it shows the pairing code (given in RELAY_PAIRING_CODE), so that the suite pairs it again (§7).")
+    var confirmCommand: String?
 
     @Option(help: "Run only the cases of this section (§8.5 or 8.5).")
     var section: String?
@@ -62,10 +74,20 @@ struct RelayConformanceCommand: AsyncParsableCommand {
         let endpoint = try TransportEndpoint(parsing: endpoint)
         let listener = side == "phone" ? try await ConformanceListener(at: endpoint) : nil
         defer { listener?.stop() }
-        let append = appendCommand.map { command in { @Sendable () async throws in try Self.runShell(command) } }
+        let append = appendCommand.map { command in { @Sendable () async throws in _ = try await Self.runShell(command, "--append-command") } }
+        let appendAttachment = appendAttachmentCommand.map { command in
+            { @Sendable () async throws in _ = try await Self.runShell(command, "--append-attachment-command") }
+        }
+        let pair = pairCommand.map { command in { @Sendable () async throws -> String in try await Self.runShell(command, "--pair-command") } }
+        let confirm = confirmCommand.map { command in
+            { @Sendable (code: String) async throws in
+                _ = try await Self.runShell(command, "--confirm-command", environment: ["RELAY_PAIRING_CODE": code])
+            }
+        }
         let target = ConformanceTarget(
-            reach: listener.map { .connectsTo($0) } ?? .listensAt(endpoint, adapterAddress: adapterAddress), localKey: try privateKey(), peerKey: try publicKey(),
-            patience: .seconds(patience), appendEntry: append, mayUnpair: mayUnpair)
+            reach: listener.map { .connectsTo($0) } ?? .listensAt(endpoint, adapterAddress: adapterAddress), localKey: try privateKey(),
+            peerKey: try publicKey(), patience: .seconds(patience), appendEntry: append, appendAttachment: appendAttachment,
+            mayUnpair: mayUnpair, confirmPairing: confirm, startPairing: pair, window: window)
         var failures = 0
         var skipped = 0
         let wanted = section.map { $0.hasPrefix("§") ? $0 : "§" + $0 }
@@ -86,16 +108,31 @@ struct RelayConformanceCommand: AsyncParsableCommand {
         if failures > 0 { throw ExitCode(1) }
     }
 
-    /// Runs `command` with /bin/sh and fails unless it exits 0.
-    private static func runShell(_ command: String) throws {
+    /// Runs `command` with /bin/sh (`environment` added to this process's) and returns what it
+    /// printed; fails unless it exits 0, naming the `option` it came from. Waits on a thread of
+    /// its own: a pairing command waits for the exchange the suite's other task drives.
+    private static func runShell(_ command: String, _ option: String, environment: [String: String] = [:]) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try runShellBlocking(command, option, environment: environment) })
+            }
+        }
+    }
+
+    private static func runShellBlocking(_ command: String, _ option: String, environment: [String: String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
         try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ValidationError("--append-command exited \(process.terminationStatus): \(command)")
+            throw ValidationError("\(option) exited \(process.terminationStatus): \(command)\n\(printed)")
         }
+        return printed
     }
 
     private func privateKey() throws -> Data {

@@ -1,6 +1,8 @@
+import Crypto
 import Foundation
 import Logging
 import PhoneAgent
+import RelayConformance
 import RelayLink
 import RelayLinkRuntime
 import RelayStore
@@ -11,40 +13,34 @@ import Testing
 import WearableAgent
 import WearableUI
 
-/// A phone that completes the pairing handshake but whose code nobody confirms, with one
-/// notification in its log to push.
-private final class UnconfirmedPhone: LinkDelegate {
-    let change: Relay_V1_Envelope.OneOf_Body = .change(
-        .with {
-            $0.upsert = .with {
-                $0.key = 1
-                $0.revision = 1
-                $0.mayAlert = true
-                $0.content.title = "Planted"
-            }
-        })
-
-    func loadLogs() async throws -> LinkSession.Logs {
-        LinkSession.Logs(
-            outbound: OutboundLog(pending: [.init(seq: 1, body: change)]), ownEpoch: 99, inbound: InboundCursor(), peerEpoch: 0)
-    }
-    func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws {}
-    func acknowledged(through seq: UInt64) async throws {}
-    func peerLogReset(epoch: UInt64) async throws {}
-    func received(_ body: Relay_V1_Envelope.OneOf_Body) async {}
-    func connected(peer: Relay_V1_Hello, link: LinkIdentity) async {}
-
-    /// Connects to the harness's wearable in pairing mode as this phone and runs the connection
-    /// until the wearable ends it.
+/// A phone that completes the pairing handshake but whose code nobody confirms, and sends a
+/// notification for the wearable's log with its Hello, frame by frame (a Relay phone sends
+/// none on a pairing connection, PROTOCOL.md §7.4; a hostile one may).
+private enum UnconfirmedPhone {
+    /// Connects to the harness's wearable in pairing mode, sends the Hello and the change in
+    /// one write, and waits until the wearable ends the connection.
     static func connect(to harness: AgentLinkHarness) async throws {
-        let connection = try await Transport.connect(to: .unix(path: harness.folder + "/link.sock"))
-        var logger = Logger(label: "unconfirmed")
-        logger.logLevel = .critical
-        let phone = LinkConnectionDriver(
-            role: .initiator(.pair), localKey: StaticKeyPair.generate(), hello: .with { $0.role = .phone },
-            delegate: UnconfirmedPhone(), logger: logger)
-        let (idle, _) = AsyncStream<LinkConnectionDriver.Command>.makeStream()
-        _ = await phone.run(connection, commands: idle)
+        let phoneKey = Curve25519.KeyAgreement.PrivateKey()
+        let target = ConformanceTarget(
+            reach: .listensAt(.unix(path: harness.folder + "/link.sock")), localKey: phoneKey.rawRepresentation,
+            peerKey: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation, patience: .seconds(30))
+        try await target.connect { script in
+            _ = try await script.openPairing(phoneKey: phoneKey, wearableKey: nil)
+            var hello = Relay_V1_Envelope()
+            hello.hello = WireScript.pairingHello(role: .phone)
+            var planted = Relay_V1_Envelope()
+            planted.seq = 1
+            planted.change = .with {
+                $0.upsert = .with {
+                    $0.key = 1
+                    $0.revision = 1
+                    $0.mayAlert = true
+                    $0.content.title = "Planted"
+                }
+            }
+            try await script.sendFrames([try script.sealed(hello), try script.sealed(planted)])
+            _ = try await script.expectClose("§7.4", "a change on a pairing connection")
+        }
     }
 }
 

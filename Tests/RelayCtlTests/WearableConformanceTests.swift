@@ -29,8 +29,25 @@ import Testing
         }
         let target = ConformanceTarget(
             reach: .listensAt(.unix(path: directory + "/wearable-link.sock")), localKey: phone.rawRepresentation,
-            peerKey: wearable.publicKey.rawRepresentation, mayUnpair: true)
-        #expect(WearableConformance.cases.count >= 21)
+            peerKey: wearable.publicKey.rawRepresentation, mayUnpair: true,
+            confirmPairing: { _ in
+                // Select answers the pairing screen's question; the screen comes just after the
+                // wearable sent its nonce.
+                let relayctl = RelayCtlTests.binary("relayctl").path
+                let deadline = ContinuousClock.now + .seconds(30)
+                while true {
+                    let status = try await runCommand(relayctl, ["status", "--control-socket", control, "--json"])
+                    let object = try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
+                    if object?["screen"] as? String == "pairing" { break }
+                    guard ContinuousClock.now < deadline else {
+                        throw ConformanceFailure("§7", "the wearable did not show its pairing screen; status: \(status.output)")
+                    }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                let pressed = try await runCommand(relayctl, ["press", "select", "--control-socket", control])
+                guard pressed.status == 0 else { throw ConformanceFailure("§7", "relayctl press select failed: \(pressed.output)") }
+            })
+        #expect(WearableConformance.cases.count >= 26)
         for test in WearableConformance.cases {
             let outcome = await test.run(against: target)
             #expect(outcome == .held, "\(test.section) \(test.name): \(outcome)")

@@ -69,8 +69,7 @@ final class PairingConnection: LinkDelegate, Sendable {
     }
 
     func loadLogs() async throws -> LinkSession.Logs {
-        // Pairing carries no log entries: empty logs in an epoch of their own.
-        LinkSession.Logs(outbound: OutboundLog(), ownEpoch: 0, inbound: InboundCursor(), peerEpoch: 0)
+        .pairing
     }
 
     func apply(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body) async throws {

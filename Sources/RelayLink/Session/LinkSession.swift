@@ -50,6 +50,9 @@ public struct LinkSession: ~Copyable {
             self.inbound = inbound
             self.peerEpoch = peerEpoch
         }
+
+        /// A pairing connection's: nothing in either log, in epoch 0 (PROTOCOL.md §7.4).
+        public static var pairing: Logs { Logs(outbound: OutboundLog(), ownEpoch: 0, inbound: InboundCursor(), peerEpoch: 0) }
     }
 
     private var crypto: TransportSession
