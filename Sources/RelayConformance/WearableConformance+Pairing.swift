@@ -8,10 +8,7 @@ extension WearableConformance {
         "§7.2",
         "the wearable's user confirms but the phone's says the codes differ: the wearable stores nothing, and a session offer is answered 'not paired'"
     ) { target in
-        guard target.mayUnpair else { throw ConformanceSkip(reason: "it needs the wearable §9.1's case unpaired; allow it with --may-unpair") }
-        guard let confirm = target.confirmPairing else {
-            throw ConformanceSkip(reason: "no way to confirm the code on the wearable (--confirm-command)")
-        }
+        let confirm = try confirmationOrSkip(target)
         try await target.connect { script in
             let code = try await exchangeCodes(script, target)
             try await confirm(code)
@@ -21,6 +18,16 @@ extension WearableConformance {
             try await script.send(.confirmed(false))
         }
         try await awaitSessionOfferStatus(3, target, "§7.2", "after the phone rejected the pairing")
+    }
+
+    /// How the wearable's user is made to confirm; skips the case unless the suite may pair
+    /// (the wearable is unpaired by §9.1's case) and has a way to confirm.
+    private static func confirmationOrSkip(_ target: ConformanceTarget) throws -> @Sendable (String) async throws -> Void {
+        guard target.mayUnpair else { throw ConformanceSkip(reason: "it needs the wearable §9.1's case unpaired; allow it with --may-unpair") }
+        guard let confirm = target.confirmPairing else {
+            throw ConformanceSkip(reason: "no way to confirm the code on the wearable (--confirm-command)")
+        }
+        return confirm
     }
 
     /// The handshake, the Hellos and steps 1–3 of §7.2 as the phone; returns the code.
@@ -47,10 +54,7 @@ extension WearableConformance {
         "§7",
         "an unpaired wearable pairs: XX, Hellos without cursors, its commitment before the phone's nonce, the same code, both confirmations; then a KK session"
     ) { target in
-        guard target.mayUnpair else { throw ConformanceSkip(reason: "it pairs the wearable §9.1's case unpaired; allow both with --may-unpair") }
-        guard let confirm = target.confirmPairing else {
-            throw ConformanceSkip(reason: "no way to confirm the code on the wearable (--confirm-command)")
-        }
+        let confirm = try confirmationOrSkip(target)
         try await target.connect { script in
             let code = try await exchangeCodes(script, target)
             try await confirm(code)
