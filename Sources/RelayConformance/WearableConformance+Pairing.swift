@@ -16,6 +16,8 @@ extension WearableConformance {
                 throw ConformanceFailure("§7.2", "expected the wearable's confirmation (its user confirmed)")
             }
             try await script.send(.confirmed(false))
+            // Pairing failed on both sides: the wearable ends it too (§7.2, "Failure").
+            _ = try await script.expectClose("§7.2", "the phone said the codes differ")
         }
         try await awaitSessionOfferStatus(3, target, "§7.2", "after the phone rejected the pairing")
     }
