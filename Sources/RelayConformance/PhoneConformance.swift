@@ -94,6 +94,31 @@ public enum PhoneConformance {
                 try await script.expectError(.protocolViolation, "§8.3", "a ping before the wearable's Hello")
             }
         },
+        ConformanceCase("§8.3", "a wearable's Hello naming the role PHONE is a protocol violation") { target in
+            try await target.connect { script in
+                try await script.acceptSession(wearableKey: target.localPrivateKey, phoneKey: target.peerPublicKey)
+                let phone = try await script.receiveHello(role: .phone)
+                var hello = Relay_V1_Hello()
+                hello.role = .phone
+                hello.logEpoch = WearableConformance.freshEpoch()
+                hello.receivedEpoch = phone.logEpoch
+                hello.receivedThrough = phone.logHead
+                try await script.send(.hello(hello))
+                try await script.expectError(.protocolViolation, "§8.2", "a Hello with the phone's own role")
+            }
+        },
+        ConformanceCase("§8.2", "a change (an entry of the phone's log) from the wearable is a protocol violation") { target in
+            try await session(target, head: 1) { script, _ in
+                try await script.send(.change(.snapshotBegin(script.epoch)), seq: 1)
+                try await script.expectError(.protocolViolation, "§8.2", "a change from the wearable")
+            }
+        },
+        ConformanceCase("§8.2", "a Pairing message in a session connection is a protocol violation") { target in
+            try await session(target) { script, _ in
+                try await script.send(.confirmed(true))
+                try await script.expectError(.protocolViolation, "§8.2", "a Pairing message in a session")
+            }
+        },
         ConformanceCase("§8.5", "a gap in the wearable's log is a protocol violation") { target in
             try await session(target, head: 2) { script, _ in
                 try await script.send(.event(Relay_V1_WearableEvent()), seq: 2)

@@ -71,6 +71,27 @@ public enum WearableConformance {
                 try await script.expectError(.protocolViolation, "§8.3", "a second Hello")
             }
         },
+        ConformanceCase("§8.3", "a phone's Hello naming the role WEARABLE is a protocol violation") { target in
+            try await target.connect { script in
+                try await script.openSession(phoneKey: target.localPrivateKey, wearableKey: target.peerPublicKey)
+                var hello = phoneHello(answering: try await script.receiveHello(role: .wearable), epoch: freshEpoch())
+                hello.role = .wearable
+                try await script.send(.hello(hello))
+                try await script.expectError(.protocolViolation, "§8.2", "a Hello with the wearable's own role")
+            }
+        },
+        ConformanceCase("§8.2", "an event (an entry of the wearable's log) from the phone is a protocol violation") { target in
+            try await session(target) { script, _ in
+                try await script.send(.event(Relay_V1_WearableEvent()), seq: 1)
+                try await script.expectError(.protocolViolation, "§8.2", "an event from the phone")
+            }
+        },
+        ConformanceCase("§8.2", "a Pairing message in a session connection is a protocol violation") { target in
+            try await session(target) { script, _ in
+                try await script.send(.confirmed(true))
+                try await script.expectError(.protocolViolation, "§8.2", "a Pairing message in a session")
+            }
+        },
         ConformanceCase("§8.7", "a ping is answered with a pong of the same id") { target in
             try await session(target) { script, _ in try await script.roundTrip() }
         },

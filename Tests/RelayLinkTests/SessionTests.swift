@@ -275,3 +275,70 @@ import Testing
         #expect(kinds == Array(repeating: ["chunk", "upsert"], count: 5).flatMap { $0 })
     }
 }
+
+/// Each log has one direction, each role one side, and pairing its own connections
+/// (PROTOCOL.md §8.2, §8.3, §7.4): a peer that mixes them is closed as a protocol violation.
+@Suite struct DirectionTests {
+    let phoneKey = StaticKeyPair.generate()
+    let wearableKey = StaticKeyPair.generate()
+    let start = ContinuousClock.now
+
+    /// The phone's failures after the wearable (in `wearableState`, with `wearableHello`) said
+    /// hello and sent what `wearableSends` makes.
+    private func phoneFailures(
+        wearableState: DurableSide = DurableSide(epoch: 2), wearableHello: Relay_V1_Hello? = nil,
+        wearableSends: (inout LinkSession) -> [LinkSession.Action] = { _ in [] }
+    ) throws -> [LinkFailure] {
+        var phone = DurableSide(epoch: 1)
+        var wearable = wearableState
+        var pair = try connect(
+            phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start, wearableHello: wearableHello)
+        let phoneHello = perform(pair.phone.start(), on: &pair.phone, state: &phone).frames
+        var frames = perform(pair.wearable.start(), on: &pair.wearable, state: &wearable).frames
+        for frame in phoneHello { frames += perform(pair.wearable.receive(frame, at: start), on: &pair.wearable, state: &wearable).frames }
+        frames += perform(wearableSends(&pair.wearable), on: &pair.wearable, state: &wearable).frames
+        var failures: [LinkFailure] = []
+        for frame in frames { failures += perform(pair.phone.receive(frame, at: start), on: &pair.phone, state: &phone).failures }
+        return failures
+    }
+
+    private static func isViolation(_ failures: [LinkFailure], mentioning words: String) -> Bool {
+        failures.count == 1 && failures[0].description.contains("protocol violation") && failures[0].description.contains(words)
+    }
+
+    @Test func aHelloWithTheWrongRoleIsAViolation() throws {
+        let failures = try phoneFailures(wearableHello: .with { $0.role = .phone })
+        #expect(Self.isViolation(failures, mentioning: "role"), "\(failures)")
+    }
+
+    @Test func aChangeFromTheWearableIsAViolation() throws {
+        var wearable = DurableSide(epoch: 2)
+        wearable.pending = [.init(seq: 1, body: .change(.with { $0.upsert = .with { $0.key = 1; $0.revision = 1 } }))]
+        let failures = try phoneFailures(wearableState: wearable)
+        #expect(Self.isViolation(failures, mentioning: "a change from the wearable"), "\(failures)")
+    }
+
+    @Test func theWearablesEventsAreTakenIn() throws {
+        var wearable = DurableSide(epoch: 2)
+        wearable.pending = [.init(seq: 1, body: .event(.with { $0.at = 1 }))]
+        #expect(try phoneFailures(wearableState: wearable).isEmpty)
+    }
+
+    @Test func aPairingMessageInASessionIsAViolation() throws {
+        let failures = try phoneFailures { wearable in wearable.sendUnlogged(.pairing(.with { $0.confirmed = true })) }
+        #expect(Self.isViolation(failures, mentioning: "pairing message in a session"), "\(failures)")
+    }
+
+    @Test func anEventFromThePhoneIsAViolation() throws {
+        var phone = DurableSide(epoch: 1)
+        phone.pending = [.init(seq: 1, body: .event(.with { $0.at = 1 }))]
+        var wearable = DurableSide(epoch: 2)
+        var pair = try connect(phone: phoneKey, wearable: wearableKey, phoneState: phone, wearableState: wearable, now: start)
+        let wearableHello = perform(pair.wearable.start(), on: &pair.wearable, state: &wearable).frames
+        var frames = perform(pair.phone.start(), on: &pair.phone, state: &phone).frames
+        for frame in wearableHello { frames += perform(pair.phone.receive(frame, at: start), on: &pair.phone, state: &phone).frames }
+        var failures: [LinkFailure] = []
+        for frame in frames { failures += perform(pair.wearable.receive(frame, at: start), on: &pair.wearable, state: &wearable).failures }
+        #expect(Self.isViolation(failures, mentioning: "an event from the phone"), "\(failures)")
+    }
+}

@@ -70,12 +70,16 @@ public struct LinkSession: ~Copyable {
     /// change stored before the peer was known is fitted too, and again on a resend).
     private var peerFitting: TextFitting?
     private var closed = false
+    /// Whether the link is a pairing connection (PROTOCOL.md §7.4): the only kind that may
+    /// carry `Pairing`, and one that carries no log entries.
+    private let isPairing: Bool
 
     /// Wraps an established link.
     public init(
         link: consuming EstablishedLink, hello: Relay_V1_Hello, logs: Logs, liveness: LivenessMonitor,
         maximumFrameLength: Int = FrameFormat.defaultMaximumLength
     ) {
+        isPairing = link.mode == .pair
         crypto = link.session
         self.logs = logs
         self.liveness = liveness
@@ -135,6 +139,7 @@ public struct LinkSession: ~Copyable {
         case .error(let error):
             return actions + fail(.peerClosed("\(error.code): \(error.message)"), tell: false)
         case .change, .event:
+            if let problem = misdirected(body) { return actions + fail(.protocolViolation(problem)) }
             guard envelope.seq > 0 else { return fail(.protocolViolation("a log entry without a sequence number")) }
             do {
                 switch try logs.inbound.disposition(of: envelope.seq) {
@@ -144,12 +149,36 @@ public struct LinkSession: ~Copyable {
             } catch {
                 return actions + fail(error)
             }
+        case .pairing where !isPairing:
+            return actions + fail(.protocolViolation("a pairing message in a session connection"))
         case .attachmentChunk, .attachmentRequest, .pairing:
             actions.append(.message(body))
         case .hello:
             break
         }
         return actions
+    }
+
+    /// Why a log entry cannot come from the peer, if it cannot (PROTOCOL.md §8.2): the phone's
+    /// log holds changes and the wearable's events, and a pairing connection neither. A side
+    /// whose own Hello names no role (a test's) takes either.
+    private func misdirected(_ body: Relay_V1_Envelope.OneOf_Body) -> String? {
+        if isPairing { return "a log entry on a pairing connection" }
+        switch (localHello.role, body) {
+        case (.phone, .change): return "a change from the wearable: changes are the phone's log"
+        case (.wearable, .event): return "an event from the phone: events are the wearable's log"
+        default: return nil
+        }
+    }
+
+    /// The role the peer's Hello must name: the other side's, or any when this side's own
+    /// Hello names none.
+    private var expectedPeerRole: Relay_V1_Role? {
+        switch localHello.role {
+        case .phone: .wearable
+        case .wearable: .phone
+        default: nil
+        }
     }
 
     /// The owner applied and persisted the entry `.deliver` handed it.
@@ -166,6 +195,9 @@ public struct LinkSession: ~Copyable {
 
     private mutating func receiveHello(_ hello: Relay_V1_Hello, ack: UInt64) -> [Action] {
         guard !peerHelloReceived else { return fail(.protocolViolation("a second hello")) }
+        if let expected = expectedPeerRole, hello.role != expected {
+            return fail(.protocolViolation("a hello with the role \(hello.role), where the peer is the \(expected)"))
+        }
         peerHelloReceived = true
         if hello.hasCapabilities { peerFitting = TextFitting(hello.capabilities) }
         let peerHas = hello.receivedEpoch == logs.ownEpoch ? hello.receivedThrough : 0
