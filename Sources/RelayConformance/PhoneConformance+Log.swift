@@ -74,7 +74,55 @@ extension PhoneConformance {
             }
         },
         attachmentCase,
+        lostStateCase,
     ]
+
+    /// §8.3, step 4, with the wearable as the side that lost state.
+    static let lostStateCase = ConformanceCase(
+        "§8.3",
+        "a wearable whose Hello lacks entries the phone had acknowledged and deleted gets PROTOCOL_VIOLATION; the phone's next Hello starts a new epoch with a snapshot"
+    ) { target in
+        let appendEntry = try appendEntryOrSkip(target)
+        let (epoch, entry) = try await session(target) { script, phone -> (UInt64, UInt64) in
+            try await appendEntry()
+            let entry = try await script.receive("§8.4", "the phone's new entry") { $0.seq > 0 }
+            try await script.acknowledge(entry)
+            try await script.roundTrip("§8.6", "the pong after the acknowledgement")
+            return (phone.logEpoch, entry.seq)
+        }
+        try await target.connect { script in
+            try await script.acceptSession(wearableKey: target.localPrivateKey, phoneKey: target.peerPublicKey)
+            let phone = try await script.receiveHello(role: .phone)
+            guard phone.logEpoch == epoch else {
+                throw ConformanceFailure("§8.3", "the phone's log left epoch \(epoch) before the wearable's Hello")
+            }
+            var lost = Relay_V1_Hello()
+            lost.role = .wearable
+            lost.logEpoch = WearableConformance.freshEpoch()
+            lost.receivedEpoch = phone.logEpoch
+            try await script.send(.hello(lost))
+            try await script.expectError(.protocolViolation, "§8.3", "a Hello below entry \(entry), which the wearable acknowledged")
+        }
+        try await session(target, receivedThrough: 0) { script, phone in
+            guard phone.logEpoch != epoch else {
+                throw ConformanceFailure("§8.3", "the phone's log is still in epoch \(epoch); a wearable that lost its entries needs a new one")
+            }
+            var next: UInt64 = 1
+            while next <= phone.logHead {
+                let entry = try await script.receive("§13.4", "entry \(next) of the phone's new epoch") { $0.seq > 0 }
+                guard entry.seq == next, case .change(let change) = entry.body else {
+                    throw ConformanceFailure("§8.4", "expected the change with seq \(next); got seq \(entry.seq)")
+                }
+                if next == 1 {
+                    guard case .snapshotBegin = change.kind else {
+                        throw ConformanceFailure("§13.4", "the new epoch's first entry is not SnapshotBegin")
+                    }
+                }
+                try await script.acknowledge(entry)
+                next += 1
+            }
+        }
+    }
 
     /// §8.8: the phone answers requests for an attachment it named, and nothing for a hash it
     /// does not hold.

@@ -56,7 +56,43 @@ extension WearableConformance {
             }
         },
         attachmentCase,
+        lostStateCase,
     ]
+
+    /// §8.3, step 4, with the phone as the side that lost state.
+    static let lostStateCase = ConformanceCase(
+        "§8.3",
+        "a phone whose Hello lacks events the wearable had acknowledged and deleted gets PROTOCOL_VIOLATION; the wearable's next Hello starts a new epoch"
+    ) { target in
+        // One event of the wearable's, acknowledged: the report of an alerting Upsert.
+        let (epoch, event) = try await session(target, head: 3) { script, wearable -> (UInt64, UInt64) in
+            try await script.send(.change(.snapshotBegin(script.epoch)), seq: 1)
+            try await script.send(.change(.snapshotEnd(script.epoch)), seq: 2)
+            try await script.send(.change(.conformanceUpsert(key: UInt64.random(in: 1_000_000...1_000_000_000), mayAlert: true)), seq: 3)
+            let report = try await script.receive("§13.1", "the wearable's Alerted report") {
+                if case .event = $0.body { true } else { false }
+            }
+            try await script.acknowledge(report)
+            try await script.roundTrip("§8.6", "the pong after the acknowledgement")
+            return (wearable.logEpoch, report.seq)
+        }
+        try await target.connect { script in
+            try await script.openSession(phoneKey: target.localPrivateKey, wearableKey: target.peerPublicKey)
+            let wearable = try await script.receiveHello(role: .wearable)
+            guard wearable.logEpoch == epoch, wearable.logHead >= event else {
+                throw ConformanceFailure("§8.3", "the wearable's Hello moved on from epoch \(epoch) through \(event) before the phone's Hello")
+            }
+            var lost = phoneHello(answering: wearable, epoch: freshEpoch())
+            lost.receivedThrough = 0
+            try await script.send(.hello(lost))
+            try await script.expectError(.protocolViolation, "§8.3", "a Hello below event \(event), which the phone acknowledged")
+        }
+        try await session(target) { _, wearable in
+            guard wearable.logEpoch != epoch else {
+                throw ConformanceFailure("§8.3", "the wearable's log is still in epoch \(epoch); a phone that lost its events needs a new one")
+            }
+        }
+    }
 
     /// §8.8: the wearable fetches an attachment an Upsert names, and keeps it.
     static let attachmentCase = ConformanceCase(

@@ -17,6 +17,12 @@ public enum WearableConformance {
                 _ = try await script.expectClose("§3", "an oversized frame header")
             }
         },
+        ConformanceCase("§3", "a frame header announcing 0 bytes closes the connection") { target in
+            try await target.connect { script in
+                try await script.sendRaw(Data([0x00, 0x00]))
+                _ = try await script.expectClose("§3", "an empty frame")
+            }
+        },
         ConformanceCase("§4.3", "a first frame that is not RLAY is closed without an answer") { target in
             try await target.connect { script in
                 try await script.sendFrame(Data("GET / HT".utf8))
@@ -206,14 +212,14 @@ public enum WearableConformance {
 
     /// Opens a session, takes the wearable's Hello and answers with the phone's (a new log
     /// epoch with `head` entries, having everything of the wearable's log), then runs `body`.
-    static func session(
-        _ target: ConformanceTarget, head: UInt64 = 0, _ body: (WireScript, Relay_V1_Hello) async throws -> Void
-    ) async throws {
+    static func session<Result: Sendable>(
+        _ target: ConformanceTarget, head: UInt64 = 0, _ body: (WireScript, Relay_V1_Hello) async throws -> Result
+    ) async throws -> Result {
         try await target.connect { script in
             try await script.openSession(phoneKey: target.localPrivateKey, wearableKey: target.peerPublicKey)
             let wearable = try await script.receiveHello(role: .wearable)
             try await answer(wearable, on: script, head: head)
-            try await body(script, wearable)
+            return try await body(script, wearable)
         }
     }
 

@@ -56,7 +56,7 @@ import Testing
                     guard paired.status == 0 else { throw ConformanceFailure("§7", "relayctl pair failed: \(paired.output)") }
                     return paired.output
                 })
-            #expect(PhoneConformance.cases.count >= 25)
+            #expect(PhoneConformance.cases.count >= 26)
             for test in PhoneConformance.cases {
                 let outcome = await test.run(against: target)
                 #expect(outcome == .held, "\(test.section) \(test.name): \(outcome)")

@@ -47,7 +47,7 @@ import Testing
                 let pressed = try await runCommand(relayctl, ["press", "select", "--control-socket", control])
                 guard pressed.status == 0 else { throw ConformanceFailure("§7", "relayctl press select failed: \(pressed.output)") }
             })
-        #expect(WearableConformance.cases.count >= 29)
+        #expect(WearableConformance.cases.count >= 31)
         for test in WearableConformance.cases {
             let outcome = await test.run(against: target)
             #expect(outcome == .held, "\(test.section) \(test.name): \(outcome)")
