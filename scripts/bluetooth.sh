@@ -12,6 +12,9 @@
 # (default 20; `make test` takes 8, its shortest useful form). RELAY_BT_TIMEOUT: the VM's
 # limit in seconds (default 1500: the scenarios take about 450 s
 # alone and 850 s with both cores kept busy, and a hung guest must still end the run). RELAY_BT_IDLE_SECONDS: measure an idle link that long (0).
+# RELAY_BT_CONFORMANCE: the sections of relay-conformance's wearable cases run over RFCOMM: 6
+# (default, the altered and replayed frames) or `all` (every case but unpairing and pairing,
+# about 400 s more in the VM).
 #
 # Leaves in the output folder: the benchmarks' figures (BENCH lines in summary.txt), both agents' logs, bluetoothd's log, a btmon capture (btmon.snoop:
 # `btmon -r`), the wearable's screenshots, summary.txt (a line a scenario), rig-ROLE.log (what
@@ -47,11 +50,15 @@ rm -rf "$out"
 mkdir -p "$out"
 # The VM's time is bounded, so that a hung guest cannot hang the run; the scenarios inside are
 # stopped 150 s before that (guest.sh), leaving time to keep dmesg and the summary.
-limit=${RELAY_BT_TIMEOUT:-$((1500 + ${RELAY_BT_IDLE_SECONDS:-0}))}
+suite=${RELAY_BT_CONFORMANCE:-6}
+[ "$suite" = all ] && suite_seconds=400 || suite_seconds=0
+# What the scenarios wait for grows with the idle measure and the suite, which come before.
+wait_extra=$((${RELAY_BT_IDLE_SECONDS:-0} + suite_seconds))
+limit=${RELAY_BT_TIMEOUT:-$((1500 + wait_extra))}
 boot() {  # options for vng
     timeout --kill-after=10 "$limit" "$venv/bin/vng" --run "$kernel" "$@" --cpus 2 --memory 2G \
         --rwdir="$out" --overlay-rwdir=/var/lib/bluetooth \
-        --exec "OUT=$out BIN=$bin BTVIRT_PRELOAD=$preload DEADLINE=$((limit - 150)) IDLE_SECONDS=${RELAY_BT_IDLE_SECONDS:-0} PRESENT_COUNT=${RELAY_BT_PRESENT_COUNT:-20} $root/scripts/bluetooth-vm/guest.sh" >>"$out/vm.log" 2>&1
+        --exec "OUT=$out BIN=$bin BTVIRT_PRELOAD=$preload DEADLINE=$((limit - 150)) IDLE_SECONDS=${RELAY_BT_IDLE_SECONDS:-0} WAIT_EXTRA=$wait_extra CONFORMANCE=$suite PRESENT_COUNT=${RELAY_BT_PRESENT_COUNT:-20} $root/scripts/bluetooth-vm/guest.sh" >>"$out/vm.log" 2>&1
 }
 accel=kvm
 status=0

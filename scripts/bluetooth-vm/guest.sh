@@ -9,7 +9,7 @@
 # Environment: OUT (the shared folder), BIN (the folder of the built relay executables),
 # BTVIRT_PRELOAD (epoll-one-event.so, built by scripts/bluetooth.sh), DEADLINE (seconds the
 # scenarios may take before they are stopped, inside the VM's own limit); for phone.sh,
-# IDLE_SECONDS and PRESENT_COUNT (scripts/bluetooth.sh says what they are).
+# IDLE_SECONDS, WAIT_EXTRA, CONFORMANCE and PRESENT_COUNT (scripts/bluetooth.sh says what they are).
 set -uo pipefail
 : "${OUT:?set OUT to a folder shared with the host}" "${BIN:?set BIN to the folder of the built executables}"
 : "${BTVIRT_PRELOAD:?set BTVIRT_PRELOAD to the built epoll-one-event.so}" "${DEADLINE:=780}"

@@ -27,7 +27,7 @@ refused_and_nothing_received() {
 btmgmt --index "$index" io-cap 3 >/dev/null
 
 # --- While the wearable is paired and its link is up (the phone says when).
-if await stranger-try-paired $((900 + ${IDLE_SECONDS:-0})) >/dev/null; then
+if await stranger-try-paired $((900 + ${WAIT_EXTRA:-0})) >/dev/null; then
     if refused_and_nothing_received paired && ! bonded_on_wearable; then
         pass "paired wearable: a connection to channel $channel was refused and nothing arrived ($(tail -n 1 "$OUT/stranger-rctest-paired.log" | sed 's/^rctest\[[0-9]*\]: //'))"
     else

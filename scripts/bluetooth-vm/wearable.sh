@@ -189,10 +189,11 @@ if await power-off 600 >/dev/null; then
     fi
 fi
 
-# --- relay-conformance's altered and replayed frames (phone.sh) started new log epochs here;
-# relay-phone's snapshot afterwards must leave each notification once, and alert for none.
+# --- relay-conformance's sessions (phone.sh) started new log epochs here; relay-phone's
+# snapshot afterwards must leave each notification once, and alert for none.
 all_alerts() { cat "$OUT"/relay-wearable*.log | grep -c '^relay-wearable: alert'; }
-if await conformance-start $((900 + ${IDLE_SECONDS:-0})) >/dev/null; then
+if await conformance-start $((900 + ${WAIT_EXTRA:-0})) >/dev/null &&
+    await conformance-suite-ended $((300 + ${WAIT_EXTRA:-0})) >/dev/null; then
     ALERTS_BEFORE_SUITE=$(all_alerts)
     signal conformance-counted
     if await conformance-done 300 >/dev/null; then
@@ -207,7 +208,7 @@ if await conformance-start $((900 + ${IDLE_SECONDS:-0})) >/dev/null; then
 fi
 
 # --- Unpairing from the phone, learnt over the link.
-if PHONE_ADDRESS=$(await phone-unpaired $((900 + ${IDLE_SECONDS:-0}))); then
+if PHONE_ADDRESS=$(await phone-unpaired $((900 + ${WAIT_EXTRA:-0}))); then
     phone_unbonded() { [ "$(busctl --system get-property org.bluez "/org/bluez/$ADAPTER/dev_${PHONE_ADDRESS//:/_}" org.bluez.Device1 Paired 2>/dev/null)" != "b true" ]; }
     discoverable() { [ "$(adapter_property Discoverable)" = true ]; }
     if until_true 60 is link unpaired && until_true 30 phone_unbonded && until_true 30 discoverable; then
@@ -236,5 +237,5 @@ if STRANGER=$(await stranger-tried-unpaired 600); then
     signal wearable-checked-stranger
 fi
 
-await finished-phone $((300 + ${IDLE_SECONDS:-0})) >/dev/null
+await finished-phone $((300 + ${WAIT_EXTRA:-0})) >/dev/null
 finish
