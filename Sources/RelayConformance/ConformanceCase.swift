@@ -98,10 +98,32 @@ public struct ConformanceTarget: Sendable {
     public func connect<Result: Sendable>(_ body: (WireScript) async throws -> Result) async throws -> Result {
         let connection =
             switch reach {
-            case .listensAt(let endpoint, let adapter): try await Transport.connect(to: endpoint, fromAdapter: adapter)
+            case .listensAt(let endpoint, let adapter): try await connect(to: endpoint, fromAdapter: adapter)
             case .connectsTo(let listener): try await listener.next(within: patience, "§2")
             }
         return try await script(on: connection, body)
+    }
+
+    /// Connects to `endpoint`, again while an RFCOMM channel is busy with the connection a
+    /// case just closed (its disconnection takes a moment on the Bluetooth link), within the
+    /// patience.
+    private func connect(to endpoint: TransportEndpoint, fromAdapter adapter: String?) async throws -> FramedConnection {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            do {
+                return try await Transport.connect(to: endpoint, fromAdapter: adapter)
+            } catch {
+                guard case .channelBusy = error, ContinuousClock.now < deadline else { throw error }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// Whether two connections to the implementation can be open at once: not over RFCOMM,
+    /// which carries one connection per channel between two devices.
+    var allowsOverlappingConnections: Bool {
+        if case .listensAt(.rfcomm, _) = reach { return false }
+        return true
     }
 
     /// Runs `body` on `connection`, and closes it.

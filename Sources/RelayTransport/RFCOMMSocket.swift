@@ -86,6 +86,7 @@ enum RFCOMMSocket {
         }
         guard result == 0 else {
             close(descriptor)
+            if result == EBUSY { throw .channelBusy(.rfcomm(address: address, channel: channel)) }
             throw .connectFailed(.rfcomm(address: address, channel: channel), failure(result, channel: channel))
         }
         return descriptor

@@ -10,6 +10,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case bluetoothUnavailable(String)
     /// Connecting failed.
     case connectFailed(TransportEndpoint, String)
+    /// An RFCOMM connect found the channel busy: RFCOMM carries one connection per channel
+    /// between two devices, and the previous one is still open or closing (`EBUSY`).
+    case channelBusy(TransportEndpoint)
     /// Listening failed.
     case listenFailed(TransportEndpoint, String)
     /// A system call failed.
@@ -27,6 +30,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "Bluetooth is not available: \(reason); use --transport loopback"
         case .connectFailed(let endpoint, let reason):
             return "cannot connect to \(endpoint): \(reason)"
+        case .channelBusy(let endpoint):
+            return "cannot connect to \(endpoint): this device's previous connection to that channel is still open or "
+                + "closing (device busy); try again in a moment"
         case .listenFailed(let endpoint, let reason):
             return "cannot listen on \(endpoint): \(reason)"
         case .system(let error):
