@@ -1,6 +1,7 @@
 public import ArgumentParser
 public import Foundation
 public import RelayConfig
+import Glibc
 
 /// An agent's settings as loaded: typed, with where each value came from, and the file read.
 public struct LoadedConfiguration<Settings: AgentConfiguration>: Sendable {
@@ -25,7 +26,8 @@ extension AgentOptions {
     /// Finds and reads the agent's configuration file (`--config`, `$RELAY_CONFIG`, else the
     /// XDG default) and puts `flags` over it. On any problem it writes every problem on
     /// standard error, each starting with `file:line:column` or the flag, and throws exit
-    /// status 1, so the agent stops before it opens a socket or a bus.
+    /// status 78 (`ConfigurationRefusal.exitStatus`), so the agent stops before it opens a
+    /// socket or a bus.
     public func loadConfiguration<Settings: AgentConfiguration>(
         _ type: Settings.Type, flags: ConfigurationFlags, executable: String,
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -45,12 +47,17 @@ extension AgentOptions {
 
 /// How an agent stops when its settings cannot be used.
 public enum ConfigurationRefusal {
+    /// The exit status of an agent stopped by its configuration: 78, `EX_CONFIG` of
+    /// sysexits.h, so that a service can tell it from a failure that a restart may cure
+    /// (systemd: `RestartPreventExitStatus=78`).
+    public static let exitStatus = ExitCode(EX_CONFIG)
+
     /// Writes `problems` (one per line, each naming where it was written and the key) and
-    /// what to do on standard error, and returns exit status 1 for the agent to throw.
+    /// what to do on standard error, and returns ``exitStatus`` for the agent to throw.
     public static func refuse(_ problems: String, executable: String) -> ExitCode {
         let advice = "\(executable): not started; correct the configuration above "
             + "(every key: Docs/CONFIGURATION.md; every flag: \(executable) --help)"
         FileHandle.standardError.write(Data((problems + "\n" + advice + "\n").utf8))
-        return ExitCode.failure
+        return exitStatus
     }
 }

@@ -3,7 +3,7 @@ import Glibc
 public import RelaySystem
 import Synchronization
 
-/// Turns SIGINT and SIGTERM into a readable descriptor, so an agent's poll loop sees a stop
+/// Turns SIGINT and SIGTERM into a readable descriptor (and ignores SIGHUP), so an agent's poll loop sees a stop
 /// request like any other input and leaves through its normal path (removing its socket).
 ///
 /// `Sendable`: it holds two descriptors, fixed at creation, and the dispatch sources (not
@@ -17,7 +17,8 @@ public final class ShutdownSignals: Sendable {
     private let writeEnd: Int32
     private let sources: Mutex<[any DispatchSourceSignal]>
 
-    /// Installs the handlers; from now on SIGINT and SIGTERM no longer end the process by themselves.
+    /// Installs the handlers; from now on SIGINT and SIGTERM no longer end the process by
+    /// themselves, and SIGHUP is ignored.
     public init() throws(SystemError) {
         var ends: [Int32] = [-1, -1]
         // A socket pair rather than a pipe: Glibc's module has no pipe2, and socketpair takes the
@@ -37,6 +38,10 @@ public final class ShutdownSignals: Sendable {
             sources.append(source)
         }
         self.sources = Mutex(sources)
+        // SIGHUP (a closed terminal, `systemctl reload`, `kill -HUP`) must not end an agent
+        // that holds a link and a screen: it is ignored. The configuration is read once, at
+        // start; a restart applies a change (Docs/CONFIGURATION.md).
+        signal(SIGHUP, SIG_IGN)
     }
 
     /// Makes ``descriptor`` readable, as a stop signal does.

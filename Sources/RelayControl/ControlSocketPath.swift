@@ -1,10 +1,17 @@
 /// Where the agents' control sockets live by default.
 ///
-/// `$XDG_RUNTIME_DIR/relay/` (private to the user and cleared at logout by systemd-logind), or
-/// `/tmp/relay-$UID/` where there is no runtime directory (a serial console, a container).
+/// `$RUNTIME_DIRECTORY` when systemd made one for the service (`RuntimeDirectory=relay`:
+/// `/run/relay` for a system unit, `$XDG_RUNTIME_DIR/relay` for a user unit, so the same place
+/// as without it); else `$XDG_RUNTIME_DIR/relay/` (private to the user and cleared at logout by
+/// systemd-logind); else `/tmp/relay-$UID/` where there is no runtime directory (a serial
+/// console, a container).
 public enum ControlSocketPath {
     /// The directory holding the control sockets and the loopback framebuffer file.
     public static func runtimeDirectory(environment: [String: String], uid: UInt32) -> String {
+        // systemd may list several directories separated by colons; the first is the service's.
+        if let service = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, service.hasPrefix("/") {
+            return service.hasSuffix("/") ? String(service.dropLast()) : String(service)
+        }
         // Relative values are ignored, as the XDG base directory specification requires.
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             return (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/relay"

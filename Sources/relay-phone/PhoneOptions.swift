@@ -11,10 +11,10 @@ struct PhoneOptions: ParsableArguments {
     @Option(name: .customLong("system-bus"), help: "The system bus, for logind's lock state: system, or a D-Bus address (unix:path=…); default: system.")
     var systemBus: String?
 
-    @Option(name: .customLong("control-socket"), help: "Control socket; default: $XDG_RUNTIME_DIR/relay/phone.sock, else /tmp/relay-$UID/phone.sock.")
+    @Option(name: .customLong("control-socket"), help: "Control socket; default: phone.sock in $RUNTIME_DIRECTORY (a systemd service's), else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID/phone.sock.")
     var controlSocket: String?
 
-    @Option(help: "Where the wearable listens: a Unix socket's path, or unix:PATH or tcp:HOST:PORT; default: wearable-link.sock in $XDG_RUNTIME_DIR/relay (else /tmp/relay-$UID), where relay-wearable listens by default.")
+    @Option(help: "Where the wearable listens: a Unix socket's path, or unix:PATH or tcp:HOST:PORT; default: wearable-link.sock in $RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID, where relay-wearable listens by default.")
     var peer: String?
 
     @Option(name: .customLong("state-directory"), help: "Keys and database; default: $STATE_DIRECTORY, else $XDG_STATE_HOME/relay/phone (~/.local/state/relay/phone).")

@@ -12,7 +12,7 @@ import WearableUI
 /// relay-wearable's flags. Each stands for a key of wearable.toml and has no default of its
 /// own: a flag left out is `nil` (or empty), so the file's value (else the key's default) stands.
 struct WearableOptions: ParsableArguments {
-    @Option(name: .customLong("control-socket"), help: "Control socket; default: $XDG_RUNTIME_DIR/relay/wearable.sock, else /tmp/relay-$UID/wearable.sock.")
+    @Option(name: .customLong("control-socket"), help: "Control socket; default: wearable.sock in $RUNTIME_DIRECTORY (a systemd service's), else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID/wearable.sock.")
     var controlSocket: String?
 
     @Option(help: "Framebuffer: a device (/dev/fb1) or a file, created if missing; default: wearable.fb beside the control socket's default.")

@@ -123,5 +123,10 @@ import Testing
         #expect(ControlSocketPath.defaultPath(role: "wearable", environment: ["XDG_RUNTIME_DIR": "relative"], uid: 7)
             == "/tmp/relay-7/wearable.sock")
         #expect(ControlSocketPath.defaultPath(role: "phone", environment: [:], uid: 7) == "/tmp/relay-7/phone.sock")
+        // A service's RuntimeDirectory= comes first, used as it is (the first of several).
+        #expect(ControlSocketPath.defaultPath(
+            role: "wearable", environment: ["RUNTIME_DIRECTORY": "/run/relay:/run/other", "XDG_RUNTIME_DIR": "/run/user/1000"], uid: 1000)
+            == "/run/relay/wearable.sock")
+        #expect(ControlSocketPath.defaultPath(role: "phone", environment: ["RUNTIME_DIRECTORY": "relative"], uid: 7) == "/tmp/relay-7/phone.sock")
     }
 }

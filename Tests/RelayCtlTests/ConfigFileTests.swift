@@ -39,6 +39,11 @@ import Testing
                 #expect(object?["peerEndpoint"] as? String == "unix:\(folder)/run/wearable-link.sock")
                 // The keys and database went where the file said.
                 #expect(try !FileManager.default.contentsOfDirectory(atPath: folder + "/state").isEmpty)
+                // SIGHUP is ignored: pending once kill returns, it would end the agent before
+                // it could answer the next request.
+                #expect(kill(phone.pid, SIGHUP) == 0)
+                let afterHangUp = try await relayctl(["status", "--phone", "--json", "--control-socket", folder + "/run/phone.sock"])
+                #expect(afterHangUp.status == 0, "relay-phone did not survive SIGHUP: \(afterHangUp.output)")
                 try await stop(phone)
                 #expect(!FileManager.default.fileExists(atPath: folder + "/run/phone.sock"))
             }
@@ -80,7 +85,7 @@ import Testing
                 heartbeat = 5
                 """)
             let result = try await runMerged("relay-phone", ["--config", config, "--bus", "unix:path=\(folder)/no-bus"])
-            #expect(result.status == 1)
+            #expect(result.status == 78)
             #expect(result.lines.first == "\(config):4:1: unknown key 'link.heartbeat' in phone.toml; did you mean 'link.heartbeat_seconds'?")
             #expect(result.lines.last?.hasPrefix("relay-phone: not started; correct the configuration above") == true)
             #expect(!result.lines.contains { $0.hasPrefix("ready:") })
@@ -97,19 +102,19 @@ import Testing
                 when_unlocked = "loud"
                 """)
             let file = try await runMerged("relay-phone", ["--config", config])
-            #expect(file.status == 1)
+            #expect(file.status == 78)
             #expect(file.lines.first == "\(config):3:1: mirror.when_unlocked is \"loud\"; allowed: \"none\" or \"silent\"")
 
             // A peer whose form the transport cannot parse names where it was written.
             let peer = try write(folder + "/peer.toml", "transport = \"loopback\"\npeer = \"tcp:localhost\"\n")
             let parsed = try await runMerged("relay-phone", ["--config", peer])
-            #expect(parsed.status == 1)
+            #expect(parsed.status == 78)
             #expect(parsed.lines.first?.hasPrefix("\(peer):2:1: peer is \"tcp:localhost\": invalid endpoint") == true)
 
             // Through $RELAY_CONFIG, a flag's bad value is named by the flag.
             let wearable = try write(folder + "/wearable.toml", "transport = \"loopback\"\n")
             let flag = try await runMerged("relay-wearable", ["--width", "0"], environment: ["RELAY_CONFIG": wearable])
-            #expect(flag.status == 1)
+            #expect(flag.status == 78)
             #expect(flag.lines.first == "--width: width is 0; allowed: 1 to 4096 pixels")
         }
     }
@@ -170,7 +175,7 @@ import Testing
                 dim_after = 5
                 """)
             let result = try await runMerged("relay-wearable", ["--config", config])
-            #expect(result.status == 1)
+            #expect(result.status == 78)
             #expect(result.lines.first == "\(config):6:1: unknown key 'display.dim_after' in wearable.toml; did you mean 'display.dim_after_seconds'?")
             #expect(!FileManager.default.fileExists(atPath: folder + "/wearable.sock"))
             #expect(!FileManager.default.fileExists(atPath: folder + "/wearable.fb"), "stopped before the screen was opened")
@@ -178,14 +183,14 @@ import Testing
             // The link socket is a Unix socket in this build; another endpoint is refused by name.
             let tcp = try write(folder + "/tcp.toml", "transport = \"loopback\"\nlisten = \"tcp:127.0.0.1:7300\"\n")
             let refused = try await runMerged("relay-wearable", ["--config", tcp])
-            #expect(refused.status == 1)
+            #expect(refused.status == 78)
             #expect(refused.lines.first?.hasPrefix("\(tcp):2:1: listen is \"tcp:127.0.0.1:7300\", but relay-wearable listens on a Unix socket") == true)
         }
     }
 
     @Test func aMissingNamedFileIsAnError() async throws {
         let result = try await runMerged("relay-phone", ["--config", "/nonexistent/relay/phone.toml"])
-        #expect(result.status == 1)
+        #expect(result.status == 78)
         #expect(result.lines.first == "cannot read the configuration file /nonexistent/relay/phone.toml: no such file; check the path given with --config or RELAY_CONFIG")
     }
 

@@ -46,7 +46,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         public static let peer: ConfigKey<String> = .string(
             "peer", .endpoint, flag: "--peer",
             "Where the wearable listens; on the command line a plain path is a Unix socket. Empty: in loopback "
-                + "wearable-link.sock in $XDG_RUNTIME_DIR/relay (else /tmp/relay-$UID), where relay-wearable listens by default.")
+                + "wearable-link.sock in $RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID, where relay-wearable listens by default.")
         /// `bus`.
         public static let bus: ConfigKey<String> = .string(
             "bus", .bus(names: ["session", "system"]), default: "session", flag: "--bus",
@@ -58,7 +58,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         /// `control_socket`.
         public static let controlSocket: ConfigKey<String> = .string(
             "control_socket", .path, flag: "--control-socket",
-            "The control socket relayctl talks to. Empty: $XDG_RUNTIME_DIR/relay/phone.sock, else /tmp/relay-$UID/phone.sock.")
+            "The control socket relayctl talks to. Empty: phone.sock in $RUNTIME_DIRECTORY (a systemd service's), else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID/phone.sock.")
         /// `state_directory`.
         public static let stateDirectory: ConfigKey<String> = .string(
             "state_directory", .path, flag: "--state-directory",

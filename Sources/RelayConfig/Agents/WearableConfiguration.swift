@@ -63,7 +63,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         /// `control_socket`.
         public static let controlSocket: ConfigKey<String> = .string(
             "control_socket", .path, flag: "--control-socket",
-            "The control socket relayctl talks to. Empty: $XDG_RUNTIME_DIR/relay/wearable.sock, else /tmp/relay-$UID/wearable.sock.")
+            "The control socket relayctl talks to. Empty: wearable.sock in $RUNTIME_DIRECTORY (a systemd service's), else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID/wearable.sock.")
         /// `state_directory`.
         public static let stateDirectory: ConfigKey<String> = .string(
             "state_directory", .path, flag: "--state-directory",

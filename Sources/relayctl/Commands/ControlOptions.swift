@@ -26,7 +26,7 @@ struct ControlOptions: ParsableArguments {
     @Option(
         name: .customLong("control-socket"),
         help: ArgumentHelp(
-            "The agent's control socket; default: $XDG_RUNTIME_DIR/relay/ROLE.sock, else /tmp/relay-$UID/ROLE.sock.",
+            "The agent's control socket; default: ROLE.sock in $RUNTIME_DIRECTORY (a systemd service's), else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID/ROLE.sock.",
             discussion: "ROLE is phone for delivered, invoke, reply, dismiss, lock, unlock, reconnect and status --phone; wearable otherwise."))
     var controlSocket: String?
 
