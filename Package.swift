@@ -175,7 +175,8 @@ let package = Package(
         .target(
             name: "RelayCLI",
             dependencies: [
-                "RelayCore", "RelaySystem", "RelayConfig", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RelayCore", "RelaySystem", "RelayConfig", "RelayControl",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift),

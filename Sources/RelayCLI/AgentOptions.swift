@@ -18,6 +18,12 @@ public struct AgentOptions: ParsableArguments {
     @Option(help: "How to reach the other agent: rfcomm (Bluetooth) or loopback (same machine); default: the file's, else rfcomm.")
     public var transport: TransportKind?
 
+    /// The group admitted to the control socket, when given.
+    @Option(
+        name: .customLong("control-group"),
+        help: "A group whose members may use the control socket besides the agent's user (the packaged services: relay); default: none.")
+    public var controlGroup: String?
+
     /// Creates default options.
     public init() {}
 

@@ -11,7 +11,7 @@ public enum ControlClient {
     ///   - start: how to start that agent, for the "not running" message.
     ///   - timeoutSeconds: how long to wait for the answer (pairing waits for a person).
     public static func send(
-        _ request: ControlRequest, to path: String, agent: String, start: String, timeoutSeconds: Int = 10
+        _ request: some ControlRequest, to path: String, agent: String, start: String, timeoutSeconds: Int = 10
     ) throws(ControlError) -> ControlResponse {
         let descriptor: Int32
         do { descriptor = try UnixSocketAddress.makeSocket() } catch { throw .system(error) }
@@ -26,11 +26,14 @@ public enum ControlClient {
             throw .notRunning(agent: agent, path: path, start: start)
         } catch .system(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK || error.code == ETIMEDOUT {
             throw .timedOut(agent: agent, seconds: timeoutSeconds)
+        } catch .system(let error) where error.code == EACCES {
+            throw .accessDenied(agent: agent, path: path, group: ControlGroup.owning(ControlDirectory.parent(of: path)))
         }
-        // What is said here (a reply's text, say) goes only to one of this user's processes.
+        // What is said here (a reply's text, say) goes only to one of this user's processes, or
+        // to a system service: root's, or the service account's.
         do {
             let listener = try PeerCredentials.of(descriptor: descriptor)
-            guard listener.uid == geteuid() else { throw ControlError.notOurs(path: path, uid: listener.uid) }
+            guard trusted(listener.uid) else { throw ControlError.notOurs(path: path, uid: listener.uid) }
         } catch let error as ControlError {
             throw error
         } catch {
@@ -63,6 +66,17 @@ public enum ControlClient {
         }
     }
 
+    /// Whether a listener running as `uid` may be told things: this user, root, or the packaged
+    /// services' account (`ControlSocketPath.serviceUser`), none of which an ordinary user can become.
+    static func trusted(_ uid: UInt32) -> Bool {
+        if uid == geteuid() || uid == 0 { return true }
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getpwnam_r(ControlSocketPath.serviceUser, &entry, &buffer, buffer.count, &found) == 0, found != nil else { return false }
+        return entry.pw_uid == uid
+    }
+
     /// Writes the request. An agent that refuses the caller answers at once and hangs up,
     /// possibly before the request is written; its answer is still there to read.
     private static func writeRequest(_ descriptor: Int32, _ data: Data) throws(SystemError) {
@@ -73,9 +87,9 @@ public enum ControlClient {
         }
     }
 
-    private static func encode(_ request: ControlRequest) throws(SystemError) -> Data {
+    private static func encode(_ request: some ControlRequest) throws(SystemError) -> Data {
         // A request of strings always encodes; EINVAL stands in for the impossible failure.
-        guard let data = try? ControlJSON.encode(request) else { throw SystemError(call: "encode(request)", code: EINVAL) }
+        guard let data = try? ControlJSON.encode(request.envelope) else { throw SystemError(call: "encode(request)", code: EINVAL) }
         return data
     }
 }

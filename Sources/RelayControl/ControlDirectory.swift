@@ -7,7 +7,10 @@ public enum ControlDirectory {
     /// Creates `path` (and missing parents) with mode 0700, or checks that an existing one is a
     /// directory this user owns that nobody else can write to: whoever can write there could
     /// replace the socket with their own and read what relayctl sends.
-    public static func prepare(_ path: String, ownerUID: UInt32) throws(ControlError) {
+    ///
+    /// With a `group`, the directory is made the group's with mode 0750 (created so, or changed
+    /// when it is this user's), so that its members can reach a socket in it.
+    public static func prepare(_ path: String, ownerUID: UInt32, group: ControlGroup? = nil) throws(ControlError) {
         if path.isEmpty || path == "/" { return }
         var status = stat()
         if lstat(path, &status) != 0 {
@@ -32,6 +35,22 @@ public enum ControlDirectory {
         }
         guard status.st_mode & 0o022 == 0 else {
             throw .unsafeDirectory(path: path, reason: "others can write to it (mode \(String(status.st_mode & 0o777, radix: 8)))")
+        }
+        if let group, status.st_gid != group.id || status.st_mode & 0o777 != 0o750 {
+            try give(path, to: group, mode: 0o750)
+        }
+    }
+
+    /// Makes `path` belong to `group` with `mode`: ownership first, so the wider mode never
+    /// applies to the group the file had before.
+    static func give(_ path: String, to group: ControlGroup, mode: mode_t) throws(ControlError) {
+        do {
+            try SystemError.retrying("chown(\(path), group \(group.name))") { chown(path, uid_t.max, group.id) }
+            try SystemError.retrying("chmod(\(path))") { chmod(path, mode) }
+        } catch where error.code == EPERM {
+            throw .notInGroup(group.name, path: path)
+        } catch {
+            throw .system(error)
         }
     }
 

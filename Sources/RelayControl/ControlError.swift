@@ -1,3 +1,4 @@
+import Glibc
 public import RelaySystem
 
 /// Why a control request could not be made or served, in words that say what to do.
@@ -16,6 +17,11 @@ public enum ControlError: Error, Hashable, Sendable, CustomStringConvertible {
     case timedOut(agent: String, seconds: Int)
     /// Another user's process listens at the path: nothing is sent to it.
     case notOurs(path: String, uid: UInt32)
+    /// The agent was given a group to admit that it cannot give the socket to: it is not a member.
+    case notInGroup(String, path: String)
+    /// The socket's file or directory does not let this user in; `group` is the directory's
+    /// group, which a system service admits (`nil` when it cannot be named).
+    case accessDenied(agent: String, path: String, group: String?)
     /// A system call failed.
     case system(SystemError)
 
@@ -36,8 +42,16 @@ public enum ControlError: Error, Hashable, Sendable, CustomStringConvertible {
         case .timedOut(let agent, let seconds):
             "\(agent) did not answer within \(seconds) s; it may be stuck: look at its log, or restart it"
         case .notOurs(let path, let uid):
-            "refusing to talk to \(path): the process listening there runs as uid \(uid), not as you; "
+            "refusing to talk to \(path): the process listening there runs as uid \(uid), neither you, root nor the "
+                + "\(ControlSocketPath.serviceUser) service account; "
                 + "remove the socket or pass --control-socket PATH in a private directory"
+        case .notInGroup(let group, let path):
+            "cannot give group \(group) access to \(path): this agent (uid \(geteuid())) is not a member of \(group); "
+                + "run it as a member (the packaged services run as relay:relay) or leave control_group empty"
+        case .accessDenied(let agent, let path, let group):
+            "you may not use \(agent)'s control socket at \(path) (permission denied): it admits the user it runs as"
+                + (group.map { " and the members of group \($0): join it (sudo usermod -aG \($0) $USER) and log in again" }
+                    ?? "; run relayctl as that user")
         case .system(let error):
             error.description
         }

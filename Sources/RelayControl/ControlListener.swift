@@ -4,7 +4,7 @@ public import RelaySystem
 import Synchronization
 
 /// The agent's end of a control socket: a listening Unix stream socket that serves one request
-/// per connection, and only to its owner.
+/// per connection, and only to its owner and the members of its group (`ControlAccess`).
 ///
 /// It does no waiting of its own beyond `serveOne`'s timeout: the agent's loop polls `descriptor`
 /// together with its other inputs and calls `serveOne(timeoutMilliseconds: 0)` when it is readable,
@@ -14,26 +14,27 @@ public final class ControlListener: Sendable {
     public let path: String
     /// The listening descriptor (non-blocking), for the agent's poll loop.
     public let descriptor: Int32
-    /// The user allowed in: the agent's own (a test passes another to play a stranger).
-    public let ownerUID: UInt32
+    /// Who is let in: the agent's own user (a test passes another to play a stranger), and a group's members.
+    public let access: ControlAccess
     /// Set by `close`; guarded so that closing twice (explicitly, then in deinit) is harmless.
     private let closed = Mutex(false)
 
-    private init(path: String, descriptor: Int32, ownerUID: UInt32) {
+    private init(path: String, descriptor: Int32, access: ControlAccess) {
         self.path = path
         self.descriptor = descriptor
-        self.ownerUID = ownerUID
+        self.access = access
     }
 
     deinit { close() }
 
-    /// Creates the socket's directory (0700) if needed, replaces a stale socket left by a crash,
-    /// and listens at `path` with mode 0600. `ownerUID` is who may connect; it defaults to this
-    /// process's effective uid, the one `SO_PEERCRED` reports for peers.
-    public static func open(path: String, ownerUID: UInt32? = nil) throws(ControlError) -> ControlListener {
-        let ownerUID = ownerUID ?? geteuid()
+    /// Creates the socket's directory (0700, or 0750 owned by the group) if needed, replaces a
+    /// stale socket left by a crash, and listens at `path` with mode 0600, or 0660 owned by the
+    /// group. `access` is who may connect; it defaults to this process's effective uid, the one
+    /// `SO_PEERCRED` reports for peers, and no group.
+    public static func open(path: String, access: ControlAccess? = nil) throws(ControlError) -> ControlListener {
+        let access = access ?? ControlAccess(ownerUID: geteuid())
         // The directory must be ours (the process's), whoever is allowed to connect.
-        try ControlDirectory.prepare(ControlDirectory.parent(of: path), ownerUID: geteuid())
+        try ControlDirectory.prepare(ControlDirectory.parent(of: path), ownerUID: geteuid(), group: access.group)
         try removeStaleSocket(at: path)
         let descriptor: Int32
         do {
@@ -47,14 +48,23 @@ public final class ControlListener: Sendable {
                 try SystemError.retrying("fchmod(socket, 0600)") { fchmod(descriptor, 0o600) }
                 try SystemError.retrying("bind(\(path))") { bind(descriptor, address, length) }
             }
-            do {
-                try SystemError.retrying("listen(\(path))") { listen(descriptor, 16) }
-            } catch { throw .system(error) }
+            do throws(ControlError) {
+                // The group's members come in only once the file is the group's, never before.
+                if let group = access.group {
+                    try ControlDirectory.give(path, to: group, mode: 0o660)
+                }
+                do {
+                    try SystemError.retrying("listen(\(path))") { listen(descriptor, 16) }
+                } catch { throw .system(error) }
+            } catch {
+                unlink(path)
+                throw error
+            }
         } catch {
             Glibc.close(descriptor)
             throw error
         }
-        return ControlListener(path: path, descriptor: descriptor, ownerUID: ownerUID)
+        return ControlListener(path: path, descriptor: descriptor, access: access)
     }
 
     /// A socket file left at `path` is removed when nothing answers on it; a live one is an error.
@@ -78,8 +88,8 @@ public final class ControlListener: Sendable {
     /// Accepts one connection (waiting up to `timeoutMilliseconds`; 0: only if one is pending,
     /// -1: for ever), checks the peer, reads its request, answers with `handle`'s response and
     /// closes it. Returns what happened, for the agent's log; `nil` when no one connected.
-    public func serveOne(
-        timeoutMilliseconds: Int32, _ handle: (ControlRequest) -> ControlResponse
+    public func serveOne<Request: ControlRequest>(
+        timeoutMilliseconds: Int32, _ handle: (Request) -> ControlResponse
     ) -> ControlOutcome? {
         switch accept(timeoutMilliseconds: timeoutMilliseconds) {
         case .none: nil
@@ -127,13 +137,13 @@ public final class ControlListener: Sendable {
 
     /// Serves a connection `accept` returned: checks the peer, reads its request, answers with
     /// `handle`'s response and closes it.
-    public func serve(accepted connection: Int32, _ handle: (ControlRequest) -> ControlResponse) -> ControlOutcome {
+    public func serve<Request: ControlRequest>(accepted connection: Int32, _ handle: (Request) -> ControlResponse) -> ControlOutcome {
         defer { Glibc.close(connection) }
         return serve(connection, handle)
     }
 
     /// Serves one accepted connection.
-    private func serve(_ connection: Int32, _ handle: (ControlRequest) -> ControlResponse) -> ControlOutcome {
+    private func serve<Request: ControlRequest>(_ connection: Int32, _ handle: (Request) -> ControlResponse) -> ControlOutcome {
         let peer: PeerCredentials
         do {
             try UnixSocketAddress.setTimeouts(connection, seconds: 2)
@@ -141,9 +151,10 @@ public final class ControlListener: Sendable {
         } catch {
             return .failed(error)
         }
-        guard ControlAccess.allows(peerUID: peer.uid, ownerUID: ownerUID) else {
-            reply(connection, .failure("permission denied: this control socket serves only uid \(ownerUID), you are uid \(peer.uid)"))
-            return .refused(peer)
+        // A peer whose groups cannot be read is treated as having none.
+        guard access.allows(peer, supplementaryGroups: { (try? PeerCredentials.supplementaryGroups(of: connection)) ?? [] }) else {
+            reply(connection, .failure(access.refusal(of: peer)))
+            return .refused(peer, access)
         }
         let line: Data
         do {
@@ -161,17 +172,25 @@ public final class ControlListener: Sendable {
             reply(connection, .failure("could not read the request: \(detail)"))
             return .malformed(peer, detail)
         }
-        let request: ControlRequest
+        let envelope: ControlEnvelope
         do {
-            request = try ControlJSON.decode(ControlRequest.self, from: line)
+            envelope = try ControlJSON.decode(ControlEnvelope.self, from: line)
         } catch {
             let detail = "not a control request; send one JSON object such as {\"command\":\"status\"} and a newline"
             reply(connection, .failure(detail))
             return .malformed(peer, detail)
         }
+        let request: Request
+        do {
+            request = try Request(envelope)
+        } catch {
+            let response = ControlResponse.failure(error.description)
+            reply(connection, response)
+            return .served(peer, command: envelope.command, response)
+        }
         let response = handle(request)
         reply(connection, response)
-        return .served(peer, request, response)
+        return .served(peer, command: request.command, response)
     }
 
     /// Sends a response; a client that hung up early has nothing left to tell.
@@ -196,9 +215,9 @@ public final class ControlListener: Sendable {
 /// What one connection to a control socket came to, for the agent's log.
 public enum ControlOutcome: Sendable, CustomStringConvertible {
     /// A request was answered.
-    case served(PeerCredentials, ControlRequest, ControlResponse)
-    /// A peer of another user was refused.
-    case refused(PeerCredentials)
+    case served(PeerCredentials, command: String, ControlResponse)
+    /// A peer that is neither the owner nor in the group was refused.
+    case refused(PeerCredentials, ControlAccess)
     /// The request could not be read or decoded; the peer got an error response.
     case malformed(PeerCredentials, String)
     /// A system call failed while accepting or reading.
@@ -207,10 +226,11 @@ public enum ControlOutcome: Sendable, CustomStringConvertible {
     /// One log line.
     public var description: String {
         switch self {
-        case .served(let peer, let request, let response):
-            "control: \(request.command) from pid \(peer.pid): " + (response.ok ? "ok" : "failed: \(response.error ?? "")")
-        case .refused(let peer):
-            "control: refused pid \(peer.pid) of uid \(peer.uid): only the agent's own user may connect"
+        case .served(let peer, let command, let response):
+            "control: \(command) from pid \(peer.pid): " + (response.ok ? "ok" : "failed: \(response.error ?? "")")
+        case .refused(let peer, let access):
+            "control: refused pid \(peer.pid) of uid \(peer.uid): only the agent's own user"
+                + (access.group.map { " and the members of group \($0.name)" } ?? "") + " may connect"
         case .malformed(let peer, let detail):
             "control: malformed request from pid \(peer.pid): \(detail)"
         case .failed(let error):

@@ -1,25 +1,25 @@
 public import Foundation
 
-/// One request on a control socket: `{"command":"screenshot","path":"/tmp/x.png"}`.
+/// The wire shape of every control request: one flat JSON object, `{"command":"screenshot","path":"/tmp/x.png"}`.
 ///
-/// The fields are the union of what the commands take; each command reads the ones it needs and
-/// answers with an error naming a missing one. Docs/CONTROL.md lists the commands.
-public struct ControlRequest: Codable, Hashable, Sendable {
-    /// The command: `status`, `screenshot`, `press` (wearable); `status`, `delivered`, `invoke`,
-    /// `reply`, `dismiss` (phone).
+/// Its members are the union of what the commands take. Code does not build or read envelopes
+/// directly: `WearableRequest` and `PhoneRequest` are the requests, and each converts to and from
+/// this shape, so a missing member is found once, when the request is decoded, and named there.
+public struct ControlEnvelope: Codable, Hashable, Sendable {
+    /// The command's name, as Docs/CONTROL.md lists it.
     public var command: String
     /// An absolute file path (`screenshot`).
     public var path: String?
     /// A key name (`press`): `up`, `down`, `select`, `back`.
     public var key: String?
-    /// A notification's id (`invoke`, `reply`, `dismiss`).
+    /// A notification's id (`invoke`, `reply`, `dismiss`, `respond`).
     public var id: UInt32?
-    /// An action key (`invoke`), such as `default` or one the app sent.
+    /// An action key (`invoke`, `respond`, `reply`), or `accept`/`reject` (`pair-confirm`).
     public var action: String?
-    /// A reply's text (`reply`).
+    /// A reply's text (`reply`, `respond`).
     public var text: String?
 
-    /// Creates a request.
+    /// Creates an envelope.
     public init(
         command: String, path: String? = nil, key: String? = nil, id: UInt32? = nil, action: String? = nil,
         text: String? = nil

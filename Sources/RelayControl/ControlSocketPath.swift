@@ -23,4 +23,25 @@ public enum ControlSocketPath {
     public static func defaultPath(role: String, environment: [String: String], uid: UInt32) -> String {
         runtimeDirectory(environment: environment, uid: uid) + "/\(role).sock"
     }
+
+    /// The account the packaged system services run as (`User=relay`), whose sockets relayctl
+    /// trusts as it trusts its own user's.
+    public static let serviceUser = "relay"
+
+    /// Where a packaged system service's control socket is: `/run/relay/ROLE.sock`
+    /// (`RuntimeDirectory=relay`).
+    public static func servicePath(role: String) -> String {
+        "/run/\(serviceUser)/\(role).sock"
+    }
+
+    /// The socket relayctl addresses for `role` when none is given: the user's own agent's
+    /// when one has a socket there, else a system service's when one does, else the user's
+    /// (for the "not running" message).
+    public static func clientPath(
+        role: String, environment: [String: String], uid: UInt32, exists: (String) -> Bool
+    ) -> String {
+        let own = defaultPath(role: role, environment: environment, uid: uid)
+        if !exists(own), exists(servicePath(role: role)) { return servicePath(role: role) }
+        return own
+    }
 }

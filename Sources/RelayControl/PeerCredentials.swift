@@ -31,17 +31,26 @@ public struct PeerCredentials: Hashable, Sendable {
         }
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
     }
-}
 
-/// Who may use a control socket: only the user the agent runs as.
-///
-/// The socket's mode (0600) already keeps others out; checking the peer's uid as well means a
-/// mistake in the mode, a bind mount or a shared directory cannot hand the agent to someone else.
-/// Root is not let in either: an administrator can become the user, and a root-owned relayctl
-/// by accident is more likely than by intent.
-public enum ControlAccess {
-    /// Whether a peer with `peerUID` may talk to an agent running as `ownerUID`.
-    public static func allows(peerUID: UInt32, ownerUID: UInt32) -> Bool {
-        peerUID == ownerUID
+    /// The peer's supplementary groups as the kernel recorded them at `connect`, read with
+    /// `getsockopt(SO_PEERGROUPS)` (Linux 4.13), so a process's groups are checked, not the
+    /// group database's idea of its user.
+    public static func supplementaryGroups(of descriptor: Int32) throws(SystemError) -> [UInt32] {
+        // SO_PEERGROUPS is 59 on every Linux architecture (asm-generic/socket.h); Swift's Glibc
+        // module does not carry the macro.
+        let peerGroups: Int32 = 59
+        var groups = [gid_t](repeating: 0, count: 32)
+        while true {
+            var length = socklen_t(groups.count * MemoryLayout<gid_t>.size)
+            let result = groups.withUnsafeMutableBytes { getsockopt(descriptor, SOL_SOCKET, peerGroups, $0.baseAddress, &length) }
+            if result == 0 { return Array(groups.prefix(Int(length) / MemoryLayout<gid_t>.size)) }
+            let code = errno
+            if code == EINTR { continue }
+            // ERANGE: more groups than room; `length` says how many bytes they need.
+            guard code == ERANGE, Int(length) > groups.count * MemoryLayout<gid_t>.size else {
+                throw SystemError(call: "getsockopt(SO_PEERGROUPS)", code: code)
+            }
+            groups = [gid_t](repeating: 0, count: Int(length) / MemoryLayout<gid_t>.size)
+        }
     }
 }

@@ -105,7 +105,7 @@ final class AttachmentFeeder: Sendable {
         let response: ControlResponse
         do {
             response = try ControlClient.send(
-                ControlRequest(command: "status"), to: wearableSocket, agent: "relay-wearable",
+                WearableRequest.status, to: wearableSocket, agent: "relay-wearable",
                 start: "relay-bench bulk starts it")
         } catch {
             throw BenchError("cannot read relay-wearable's status: \(error)")

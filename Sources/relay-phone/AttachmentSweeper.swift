@@ -1,4 +1,5 @@
 import Foundation
+import RelayCLI
 import PhoneAgent
 import RelayCore
 import RelayStore
@@ -10,7 +11,7 @@ enum AttachmentSweeper {
     static let look: Duration = .seconds(10)
 
     /// Sweeps as the policy says until the task is cancelled.
-    static func run(server: NotificationServer, store: AttachmentStore, log: @escaping @Sendable (String) -> Void) async {
+    static func run(server: NotificationServer, store: AttachmentStore, log: AgentLogSink) async {
         var policy = AttachmentSweepPolicy(now: .now, written: store.filesWritten)
         while (try? await Task.sleep(for: look)) != nil {
             guard let spare = policy.sweep(now: .now, written: store.filesWritten) else { continue }

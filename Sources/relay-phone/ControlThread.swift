@@ -11,8 +11,8 @@ import Synchronization
 enum ControlThread {
     /// Runs the loop on a new thread and returns when it ends.
     static func run(
-        listener: ControlListener, signals: ShutdownSignals, log: @escaping @Sendable (String) -> Void,
-        handle: @escaping @Sendable (ControlRequest) -> ControlResponse
+        listener: ControlListener, signals: ShutdownSignals, log: AgentLogSink,
+        handle: @escaping @Sendable (PhoneRequest) -> ControlResponse
     ) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
@@ -23,22 +23,22 @@ enum ControlThread {
     }
 
     private static func loop(
-        listener: ControlListener, signals: ShutdownSignals, log: @escaping @Sendable (String) -> Void,
-        handle: @escaping @Sendable (ControlRequest) -> ControlResponse
+        listener: ControlListener, signals: ShutdownSignals, log: AgentLogSink,
+        handle: @escaping @Sendable (PhoneRequest) -> ControlResponse
     ) {
         while true {
             var polled = [signals.descriptor, listener.descriptor].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             do {
                 try SystemError.retrying("poll") { poll(&polled, nfds_t(polled.count), -1) }
             } catch {
-                log("relay-phone: \(error)")
+                log.error("relay-phone: \(error)")
                 return
             }
             if polled[0].revents != 0 { return }
             guard polled[1].revents != 0 else { continue }
             switch listener.accept(timeoutMilliseconds: 0) {
             case .none: continue
-            case .failed(let error): log(ControlOutcome.failed(error).description)
+            case .failed(let error): log.error(ControlOutcome.failed(error).description)
             case .connection(let connection): dispatch(connection, listener: listener, log: log, handle: handle)
             }
         }
@@ -51,8 +51,8 @@ enum ControlThread {
     /// Answers a connection on a thread of its own, so that one that takes long (`pair` waits
     /// up to three minutes for the user) keeps `status` and the rest answered meanwhile.
     private static func dispatch(
-        _ connection: Int32, listener: ControlListener, log: @escaping @Sendable (String) -> Void,
-        handle: @escaping @Sendable (ControlRequest) -> ControlResponse
+        _ connection: Int32, listener: ControlListener, log: AgentLogSink,
+        handle: @escaping @Sendable (PhoneRequest) -> ControlResponse
     ) {
         let started = workers.withLock { count in
             guard count < maximumWorkers else { return false }
@@ -60,11 +60,13 @@ enum ControlThread {
             return true
         }
         guard started else {
-            log(listener.serve(accepted: connection, handle).description)
+            let outcome = listener.serve(accepted: connection, handle)
+            log(outcome.description, level: outcome.logLevel)
             return
         }
         Thread.detachNewThread {
-            log(listener.serve(accepted: connection, handle).description)
+            let outcome = listener.serve(accepted: connection, handle)
+            log(outcome.description, level: outcome.logLevel)
             workers.withLock { $0 -= 1 }
         }
     }

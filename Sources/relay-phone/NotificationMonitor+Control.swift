@@ -15,19 +15,22 @@ extension NotificationMonitor {
     /// Answers `invoke`, `reply` and `dismiss` of a notification the monitored server holds; `nil`
     /// for everything that works as in server mode (other commands, Relay's own API's notifications,
     /// unknown ids). Runs on the control thread, which may wait (it is not one of the tasks' threads).
-    func handle(_ request: ControlRequest) -> ControlResponse? {
-        guard let id = request.id, server.delivered.contains(where: { $0.id == id && $0.origin == .freedesktop }) else {
-            return nil
+    func handle(_ request: PhoneRequest) -> ControlResponse? {
+        let id: UInt32
+        switch request {
+        case .invoke(let target, _), .reply(let target, _, _), .dismiss(let target): id = target
+        case .status, .delivered, .lockOverride, .pair, .pairConfirm, .unpair, .reconnect: return nil
         }
-        return switch request.command {
-        case "invoke", "reply":
+        guard server.delivered.contains(where: { $0.id == id && $0.origin == .freedesktop }) else { return nil }
+        return switch request {
+        case .invoke, .reply:
             .failure(
                 "monitor mode cannot invoke actions on another server: \(owner.withLock { $0 } ?? "another server") owns "
                     + "\(Self.busName), and the specification gives no method to invoke an action or send a reply there; "
                     + "act on the notification where that server shows it, or stop that server and restart relay-phone "
                     + "to serve \(Self.busName) itself")
-        case "dismiss": dismiss(id)
-        default: nil
+        case .dismiss: dismiss(id)
+        case .status, .delivered, .lockOverride, .pair, .pairConfirm, .unpair, .reconnect: nil
         }
     }
 
@@ -52,7 +55,7 @@ extension NotificationMonitor {
             do {
                 try await closeNotification(id)
             } catch {
-                log("relay-phone: the notification server did not close notification \(id), dismissed on the wearable: \(error); close it where that server shows it")
+                log.warning("relay-phone: the notification server did not close notification \(id), dismissed on the wearable: \(error); close it where that server shows it")
             }
         }
     }

@@ -41,7 +41,7 @@ extension NotificationMonitor {
             let pending = calls.answered(replySerial: replySerial, caller: caller)
         else { return }
         if let error = message.error {
-            log("relay-phone: monitor: the notification server refused a call from \(caller): \(error)")
+            log.warning("relay-phone: monitor: the notification server refused a call from \(caller): \(error)")
             return
         }
         switch pending.call {

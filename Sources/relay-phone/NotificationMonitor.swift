@@ -1,4 +1,5 @@
 import PhoneAgent
+import RelayCLI
 import RelayDBus
 import Synchronization
 
@@ -25,7 +26,7 @@ final class NotificationMonitor: Sendable {
 
     let ordinary: DBusConnection
     let server: NotificationServer
-    let log: @Sendable (String) -> Void
+    let log: AgentLogSink
     /// The unique name of the server followed; `nil` while nobody owns the name.
     let owner: Mutex<String?>
     private let monitor: DBusConnection
@@ -35,7 +36,7 @@ final class NotificationMonitor: Sendable {
 
     private init(
         monitor: DBusConnection, ordinary: DBusConnection, owner: String, server: NotificationServer,
-        log: @escaping @Sendable (String) -> Void
+        log: AgentLogSink
     ) {
         self.monitor = monitor
         self.ordinary = ordinary
@@ -52,7 +53,7 @@ final class NotificationMonitor: Sendable {
 
     static func start(
         bus: DBusConnection.Bus, ordinary: DBusConnection, server: NotificationServer,
-        log: @escaping @Sendable (String) -> Void, lost: @escaping @Sendable () -> Void
+        log: AgentLogSink, lost: @escaping @Sendable () -> Void
     ) async throws -> NotificationMonitor? {
         let connection = try await DBusConnection.connect(to: bus)
         let messages: AsyncStream<DBusMessage>

@@ -1,4 +1,5 @@
 import PhoneAgent
+import RelayCLI
 import RelayDBus
 import RelayFreedesktop
 import Foundation
@@ -35,7 +36,7 @@ final class NotificationServer: Sendable {
     private let roundUnderWay = Atomic<Bool>(false)
     /// The round under way left calls waiting in `State.deferred`.
     private let roundDeferred = Atomic<Bool>(false)
-    let log: @Sendable (String) -> Void
+    let log: AgentLogSink
     /// Carries the centre's changes to the wearable; `nil` runs the server alone (tests, monitor-only tools).
     let mirror: MirrorCoordinator?
     /// The phone's lock state, read at each change for the mirror policy.
@@ -48,7 +49,7 @@ final class NotificationServer: Sendable {
     let busID = Mutex("")
 
     init(
-        connection: DBusConnection, log: @escaping @Sendable (String) -> Void, mirror: MirrorCoordinator? = nil,
+        connection: DBusConnection, log: AgentLogSink, mirror: MirrorCoordinator? = nil,
         restored: [CentreRecord] = [], restoredApps: AppRequests = AppRequests(), restoredLastID: UInt32 = 0,
         isLocked: @escaping @Sendable () -> Bool = { false }
     ) {
@@ -111,7 +112,7 @@ final class NotificationServer: Sendable {
         do {
             try ticket?.waitBlocking()
         } catch {
-            log("relay-phone: could not store a change: \(error)")
+            log.error("relay-phone: could not store a change: \(error)")
             send(signals)
         }
         return result
@@ -253,7 +254,7 @@ final class NotificationServer: Sendable {
         let ticket = mirrorChanges(since: Snapshot(state.centre), &state, signals: evicted, by: .phone)
         let answer: @Sendable ((any Error)?) -> Void = { [self] failure in
             // The centre has them either way: the apps get their ids, and the closes leave.
-            if let failure { log("relay-phone: could not store notification(s) \(waiting.map(\.id)): \(failure)") }
+            if let failure { log.error("relay-phone: could not store notification(s) \(waiting.map(\.id)): \(failure)") }
             for (id, reply) in waiting { reply.succeed([.uint32(id)]) }
             send(evicted)
         }
@@ -335,7 +336,7 @@ final class NotificationServer: Sendable {
                     try connection.emitSignal(path: Self.path, interface: Self.busName, name: name, arguments: arguments)
                 }
             } catch {
-                log("relay-phone: could not emit \(name): \(error)")
+                log.warning("relay-phone: could not emit \(name): \(error)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCLI
 import PhoneAgent
 import RelayBluetooth
 import RelayDBus
@@ -23,7 +24,7 @@ final class PhoneBluetooth: WearableConnector {
     private let fallback: TransportEndpoint?
     private let registrar: ProfileRegistrar
     private let handoff: ProfileHandoff
-    private let log: @Sendable (String) -> Void
+    private let log: AgentLogSink
     private let state = Mutex(State())
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
@@ -39,7 +40,7 @@ final class PhoneBluetooth: WearableConnector {
     /// Connects to the system bus and checks that Bluetooth can work (bluetoothd, an adapter),
     /// waiting (saying so once) while bluetoothd or the adapter is not there yet; throws a
     /// ``BluetoothProblem`` saying what is missing when it cannot come.
-    static func start(_ settings: PhoneSettings, log: @escaping @Sendable (String) -> Void) async throws -> PhoneBluetooth {
+    static func start(_ settings: PhoneSettings, log: AgentLogSink) async throws -> PhoneBluetooth {
         var fallback: TransportEndpoint?
         if case .rfcomm = settings.link.endpoint { fallback = settings.link.endpoint }
         let adapter = settings.bluetoothAdapter
@@ -77,7 +78,7 @@ final class PhoneBluetooth: WearableConnector {
 
     private init(
         client: BlueZClient, adapter: String?, address: BluetoothAddress?, fallback: TransportEndpoint?,
-        log: @escaping @Sendable (String) -> Void
+        log: AgentLogSink
     ) {
         self.client = client
         adapterName = adapter
@@ -98,7 +99,7 @@ final class PhoneBluetooth: WearableConnector {
         let registrar = registrar
         let log = log
         let registering = Task {
-            do { try await registrar.run() } catch { log("relay-phone: bluetooth: the profile could not be exported: \(error)") }
+            do { try await registrar.run() } catch { log.error("relay-phone: bluetooth: the profile could not be exported: \(error)") }
         }
         tasks.withLock { $0.append(registering) }
     }
@@ -134,7 +135,7 @@ final class PhoneBluetooth: WearableConnector {
             try await client.removeDevice(adapter: adapter.path, device: device.path)
             log("relay-phone: bluetooth: removed the bond with \(device.name) (\(device.address))")
         } catch {
-            log("relay-phone: bluetooth: could not remove the bond with \(device.name) (\(device.address)): \(Self.explain(error)); remove it with: bluetoothctl remove \(device.address)")
+            log.warning("relay-phone: bluetooth: could not remove the bond with \(device.name) (\(device.address)): \(Self.explain(error)); remove it with: bluetoothctl remove \(device.address)")
         }
     }
 
@@ -167,7 +168,7 @@ final class PhoneBluetooth: WearableConnector {
             try await client.connectProfile(device: device.path, uuid: RelayService.uuid)
         } catch {
             handoff.forget(device.path)
-            log("relay-phone: bluetooth: BlueZ could not connect the profile (\(Self.explain(error))); trying \(raw)")
+            log.warning("relay-phone: bluetooth: BlueZ could not connect the profile (\(Self.explain(error))); trying \(raw)")
             do {
                 return try await Transport.connect(to: raw, fromAdapter: adapter.address)
             } catch let rawError {

@@ -16,12 +16,9 @@ extension PhoneControl {
         }
     }
 
-    func confirmPairing(_ answer: String?) -> ControlResponse {
-        guard let answer, ["accept", "reject"].contains(answer) else {
-            return .failure("pair-confirm needs \"action\": accept or reject")
-        }
+    func confirmPairing(accepted: Bool) -> ControlResponse {
         do {
-            let fingerprint = try Blocking.run { [link] in try await link.finishPairing(accepted: answer == "accept") }
+            let fingerprint = try Blocking.run { [link] in try await link.finishPairing(accepted: accepted) }
             return .success(["partnerFingerprint": .string(fingerprint)])
         } catch {
             return .failure("\(error)")

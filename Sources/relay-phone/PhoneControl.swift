@@ -15,32 +15,24 @@ struct PhoneControl: Sendable {
     /// The link to the wearable: pairing and its status.
     let link: PhoneLink
 
-    func handle(_ request: ControlRequest) -> ControlResponse {
+    func handle(_ request: PhoneRequest) -> ControlResponse {
         if let monitor, let response = monitor.handle(request) { return response }
-        return switch request.command {
-        case "status": status()
-        case "delivered": .success(["notifications": .list(server.delivered.map(Self.entry))])
-        case "invoke": act(request, needs: request.action, "invoke needs \"id\" and \"action\"") { id, action in
-            { (centre: inout NotificationCentre) throws(CentreError) in try centre.invoke(id, action: action) }
-        }
-        case "reply": act(request, needs: request.text, "reply needs \"id\" and \"text\"") { id, text in
+        return switch request {
+        case .status: status()
+        case .delivered: .success(["notifications": .list(server.delivered.map(Self.entry))])
+        case .invoke(let id, let action):
+            act(on: id) { (centre: inout NotificationCentre) throws(CentreError) in try centre.invoke(id, action: action) }
+        case .reply(let id, let text, let action):
             // `action` picks among a rich notification's text-input actions (Docs/RICH-API.md).
-            { (centre: inout NotificationCentre) throws(CentreError) in try centre.reply(id, text: text, action: request.action) }
-        }
-        case "dismiss": act(request, needs: "", "dismiss needs \"id\"") { id, _ in
-            { (centre: inout NotificationCentre) throws(CentreError) in try centre.dismiss(id) }
-        }
+            act(on: id) { (centre: inout NotificationCentre) throws(CentreError) in try centre.reply(id, text: text, action: action) }
+        case .dismiss(let id):
+            act(on: id) { (centre: inout NotificationCentre) throws(CentreError) in try centre.dismiss(id) }
+        case .pair: pair()
+        case .pairConfirm(let accepted): confirmPairing(accepted: accepted)
+        case .unpair: unpair()
+        case .reconnect: reconnect()
         // The manual override (Docs/PHONE.md): it wins over logind and the screensavers until cleared.
-        case "pair": pair()
-        case "pair-confirm": confirmPairing(request.action)
-        case "unpair": unpair()
-        case "reconnect": reconnect()
-        case "lock": overriding(true)
-        case "unlock": overriding(false)
-        case "lock-auto": overriding(nil)
-        default:
-            .failure(
-                "unknown command '\(request.command)'; relay-phone knows: status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair, reconnect")
+        case .lockOverride(let locked): overriding(locked)
         }
     }
 
@@ -73,14 +65,12 @@ struct PhoneControl: Sendable {
         ]) { $1 }.merging(monitor?.statusValues ?? ["mode": .string("server")]) { $1 }.merging(linkValues) { $1 })
     }
 
-    /// Runs one of the user's actions on notification `request.id`; `argument` is what it needs besides.
+    /// Runs one of the user's actions on notification `id`.
     private func act(
-        _ request: ControlRequest, needs argument: String?, _ usage: String,
-        _ operation: (UInt32, String) -> (inout NotificationCentre) throws(CentreError) -> [NotificationSignal]
+        on id: UInt32, _ operation: (inout NotificationCentre) throws(CentreError) -> [NotificationSignal]
     ) -> ControlResponse {
-        guard let id = request.id, let argument else { return .failure(usage) }
         do {
-            try server.act(operation(id, argument))
+            try server.act(operation)
         } catch {
             return .failure(error.description)
         }

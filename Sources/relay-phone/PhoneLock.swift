@@ -1,4 +1,5 @@
 import PhoneAgent
+import RelayCLI
 import RelayControl
 import RelayDBus
 import RelayLockWatch
@@ -9,12 +10,12 @@ import Synchronization
 /// shows changes in the order they happened; the mirror policy will take them from here.
 final class PhoneLock: Sendable {
     private let state = Mutex(LockState())
-    private let log: @Sendable (String) -> Void
+    private let log: AgentLogSink
     /// Finishes once every watched source has given its first reading.
     private let (firstReadings, heardAll) = AsyncStream<Void>.makeStream()
 
     /// A lock state with the manual override the last run left (`nil`: automatic).
-    init(override: Bool?, log: @escaping @Sendable (String) -> Void) {
+    init(override: Bool?, log: AgentLogSink) {
         self.log = log
         if override != nil { apply(.manual(override: override)) }
     }
@@ -71,11 +72,11 @@ final class PhoneLock: Sendable {
     }
 
     /// Connects to the system bus for logind, or says in one line why relay-phone runs without it.
-    static func connectSystemBus(_ bus: DBusConnection.Bus, named name: String, log: @Sendable (String) -> Void) async -> DBusConnection? {
+    static func connectSystemBus(_ bus: DBusConnection.Bus, named name: String, log: AgentLogSink) async -> DBusConnection? {
         do {
             return try await DBusConnection.connect(to: bus)
         } catch {
-            log("relay-phone: no system bus (\(name): \(error)); lock state comes from the screensavers and relayctl only")
+            log.warning("relay-phone: no system bus (\(name): \(error)); lock state comes from the screensavers and relayctl only")
             return nil
         }
     }

@@ -10,7 +10,7 @@ enum PhoneMode {
     /// name is taken finds it; in monitor mode it is withdrawn, as a monitor answers nobody.
     static func start(
         on connection: DBusConnection, bus: DBusConnection.Bus, server: NotificationServer, signals: ShutdownSignals,
-        log: @escaping @Sendable (String) -> Void
+        log: AgentLogSink
     ) async throws -> NotificationMonitor? {
         // The owner can leave between the refusal and the question who it is: then try again.
         for _ in 1...3 {

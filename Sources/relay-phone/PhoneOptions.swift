@@ -47,6 +47,7 @@ struct PhoneOptions: ParsableArguments {
         flags.set(Keys.bus, bus)
         flags.set(Keys.systemBus, systemBus)
         flags.set(Keys.controlSocket, controlSocket)
+        flags.set(Keys.controlGroup, agent.controlGroup)
         flags.set(Keys.stateDirectory, stateDirectory)
         flags.set(Keys.deviceName, deviceName)
         flags.set(Keys.language, language)

@@ -25,6 +25,8 @@ struct PhoneSettings {
     var systemBus: DBusConnection.Bus
     /// The control socket's path.
     var controlSocket: String
+    /// Who may use the control socket.
+    var controlAccess: ControlAccess
     /// Keys and database.
     var stateDirectory: StateDirectory
     /// The link to the wearable: where, the name, heartbeats and reconnection.
@@ -53,6 +55,8 @@ struct PhoneSettings {
             systemBusName: file.systemBus,
             systemBus: file.systemBus == "system" ? .system : .address(file.systemBus),
             controlSocket: file.controlSocket ?? ControlSocketPath.defaultPath(role: "phone", environment: environment, uid: getuid()),
+            controlAccess: ControlAccess(
+                ownerUID: geteuid(), group: try ControlGroupLookup.resolve(file.controlGroup, values: loaded.values, executable: "relay-phone")),
             stateDirectory: file.stateDirectory.map { StateDirectory(path: $0) }
                 ?? StateDirectory.resolve(role: "phone", environment: environment),
             link: PhoneLink.Configuration(

@@ -41,7 +41,7 @@ struct RelayPhone: AsyncParsableCommand {
         // file's line on standard error) before a socket or a bus is touched.
         let environment = ProcessInfo.processInfo.environment
         var settings = try PhoneSettings.load(agent: agent, phone: phone, environment: environment)
-        let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        let log = AgentLogSink.standardError
         log("relay-phone: " + settings.source)
         // Bluetooth next: without it (no kernel support, no bluetoothd, no adapter) the agent
         // says which and stops before it touches a socket or its state (PhoneBluetooth.swift).
@@ -49,7 +49,7 @@ struct RelayPhone: AsyncParsableCommand {
         settings.link.connector = bluetooth
         // Signals and the socket first, before any thread exists: the listener's umask is process-wide.
         let signals = try ShutdownSignals()
-        let listener = try ControlListener.open(path: settings.controlSocket)
+        let listener = try ControlListener.open(path: settings.controlSocket, access: settings.controlAccess)
         defer { listener.close() }
 
         // The state (keys, database) and the link to the wearable, before the bus: a damaged or
@@ -63,7 +63,7 @@ struct RelayPhone: AsyncParsableCommand {
         // fails leaves them ahead of it, with nothing to undo them. Stopping as a crash would is
         // the way back: the next start rebuilds from what is stored.
         link.committer.whenStorageFails { error in
-            log("relay-phone: could not store a change (\(error)); stopping, so that the next start works from what is stored. Check the state directory's disk (space, permissions) before restarting.")
+            log("relay-phone: could not store a change (\(error)); stopping, so that the next start works from what is stored. Check the state directory's disk (space, permissions) before restarting.", level: .critical)
             Glibc.exit(EX_IOERR)
         }
         // Whether a power cut may have taken commits the wearable already saw (RunRecord.swift),
@@ -159,7 +159,7 @@ struct RelayPhone: AsyncParsableCommand {
         await connection.close()
         // Through the committer, so that it follows every write queued before it.
         do { try link.committer.submit { db in try RunRecord.stopped(db) }.waitBlocking() } catch {
-            log("relay-phone: could not record the clean stop (after a restart of the machine, the next start-up sends the wearable a snapshot): \(error)")
+            log.warning("relay-phone: could not record the clean stop (after a restart of the machine, the next start-up sends the wearable a snapshot): \(error)")
         }
         link.committer.stop()
         link.detach()

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCLI
 import PhoneAgent
 import RelayCore
 import RelayDBus
@@ -12,10 +13,10 @@ final class RichNotificationService: Sendable {
     static let interfaceName = "org.relay.Notifications1"
 
     private let server: NotificationServer
-    private let log: @Sendable (String) -> Void
+    private let log: AgentLogSink
     private let scheduler: PendingScheduler
 
-    init(server: NotificationServer, log: @escaping @Sendable (String) -> Void) {
+    init(server: NotificationServer, log: AgentLogSink) {
         self.server = server
         self.log = log
         // The scheduler's task calls back into the centre; it holds no reference to this service.
@@ -159,7 +160,7 @@ final class RichNotificationService: Sendable {
     }
 
     /// The scheduler's wake-up: delivers what is due and plans the next wake-up, under the lock.
-    private static func fireDue(server: NotificationServer, scheduler: PendingScheduler, log: @Sendable (String) -> Void) {
+    private static func fireDue(server: NotificationServer, scheduler: PendingScheduler, log: AgentLogSink) {
         let fired = server.withCentre { centre in
             let fired = centre.fireDue(now: Date())
             scheduler.plan(centre.nextFireDate)

@@ -37,7 +37,7 @@ struct RelayWearable: ParsableCommand {
         // The configuration before anything else: a mistake in it stops the agent (exit 1, the
         // file's line on standard error) before the screen or a socket is opened.
         let (transport, configuration, source) = try screen.resolve(agent: agent, environment: ProcessInfo.processInfo.environment)
-        let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        let log = AgentLogSink.standardError
         log("relay-wearable: " + source)
         // Bluetooth before the screen and the sockets: without it the agent says what is missing
         // (WearableBluetooth.swift).

@@ -25,7 +25,7 @@ final class WearableBluetooth: Sendable {
     let adapter: BlueZAdapter
     /// Relay's RFCOMM channel, on which BlueZ listens for the profile.
     let channel: UInt16
-    private let log: @Sendable (String) -> Void
+    private let log: AgentLogSink
     private let connections = Mutex<[String: [ProfileConnection]]>([:])
     /// The device whose connection came last: the phone, once paired.
     private let lastDevice = Mutex<String?>(nil)
@@ -44,7 +44,7 @@ final class WearableBluetooth: Sendable {
     private let visibilityChanges: AsyncStream<Void>
     private let visibilityChanged: AsyncStream<Void>.Continuation
 
-    private init(client: BlueZClient, adapter: BlueZAdapter, channel: UInt16, log: @escaping @Sendable (String) -> Void) {
+    private init(client: BlueZClient, adapter: BlueZAdapter, channel: UInt16, log: AgentLogSink) {
         self.client = client
         self.adapter = adapter
         self.channel = channel
@@ -56,7 +56,7 @@ final class WearableBluetooth: Sendable {
     /// waits (saying so once) while bluetoothd or the adapter is not there yet, and throws what
     /// is missing and how to run without Bluetooth when it cannot come (no system bus, no
     /// Bluetooth in the kernel).
-    static func check(adapter: String?, channel: UInt16, log: @escaping @Sendable (String) -> Void) throws -> WearableBluetooth {
+    static func check(adapter: String?, channel: UInt16, log: AgentLogSink) throws -> WearableBluetooth {
         try Blocking.run {
             let connection: DBusConnection
             do {
@@ -98,7 +98,7 @@ final class WearableBluetooth: Sendable {
         let client = client
         let log = log
         let registering = Task {
-            do { try await registrar.run() } catch { log("relay-wearable: bluetooth: the profile could not be exported: \(error)") }
+            do { try await registrar.run() } catch { log.error("relay-wearable: bluetooth: the profile could not be exported: \(error)") }
         }
         // Ends once the agent's first registration was answered, so that the ready line comes
         // after the wearable can take part in bonding.
@@ -111,7 +111,7 @@ final class WearableBluetooth: Sendable {
                     agent, client: client, log: log, firstAnswered: { answered.finish() },
                     restarted: { [visibilityChanged] in visibilityChanged.yield() })
             } catch {
-                log("relay-wearable: bluetooth: the pairing agent could not be exported: \(error)")
+                log.error("relay-wearable: bluetooth: the pairing agent could not be exported: \(error)")
             }
         }
         let visibilityTask = Task { [self] in await keepVisibility() }
@@ -137,12 +137,12 @@ final class WearableBluetooth: Sendable {
     /// cancels the request.
     private static func decide(
         _ request: PasskeyRequest, adapter: BlueZAdapter, link: WearableLink, bonding: BondingPrompt,
-        log: @Sendable (String) -> Void
+        log: AgentLogSink
     ) async -> Bool {
         let from = "bluetooth: bonding request from \(BluetoothAddress(devicePath: request.device)?.description ?? request.device)"
         switch BondingRule.decide(request, adapterPath: adapter.path, isPaired: link.status.state != "unpaired") {
         case .refuse(let reason):
-            log("relay-wearable: \(from): refused, \(reason)")
+            log.warning("relay-wearable: \(from): refused, \(reason)")
             return false
         case .ask(let passkey):
             log("relay-wearable: \(from), passkey \(passkey): shown on the screen; Select confirms, Back rejects")
@@ -277,7 +277,7 @@ final class WearableBluetooth: Sendable {
     /// Registers the agent with each owner of `org.bluez` (bluetoothd forgets agents when it restarts).
     /// `firstAnswered` is called once bluetoothd has answered the first registration (or is not there).
     private static func keepRegistered(
-        _ agent: PairingAgent, client: BlueZClient, log: @escaping @Sendable (String) -> Void, firstAnswered: @Sendable () -> Void,
+        _ agent: PairingAgent, client: BlueZClient, log: AgentLogSink, firstAnswered: @Sendable () -> Void,
         restarted: @Sendable () -> Void
     ) async throws {
         let owners = try await client.connection.signals(matching: .nameOwnerChanged(name: BlueZ.service))
@@ -285,7 +285,7 @@ final class WearableBluetooth: Sendable {
             do {
                 try await client.registerAgent(path: agent.path)
             } catch {
-                log("relay-wearable: bluetooth: the pairing agent could not be registered: \(error)")
+                log.error("relay-wearable: bluetooth: the pairing agent could not be registered: \(error)")
             }
         }
         if try await client.isRunning() { await register() }
@@ -320,7 +320,7 @@ final class WearableBluetooth: Sendable {
             do {
                 try await client.setTrusted(device: device, true)
             } catch {
-                log("relay-wearable: bluetooth: could not mark \(BluetoothAddress(devicePath: device)?.description ?? device) trusted: \(error)")
+                log.warning("relay-wearable: bluetooth: could not mark \(BluetoothAddress(devicePath: device)?.description ?? device) trusted: \(error)")
             }
         }
     }
@@ -335,7 +335,7 @@ final class WearableBluetooth: Sendable {
                 try await client.removeDevice(adapter: adapter.path, device: device)
                 log("relay-wearable: bluetooth: removed the bond with \(BluetoothAddress(devicePath: device)?.description ?? device)")
             } catch {
-                log("relay-wearable: bluetooth: could not remove the bond with \(device): \(error)")
+                log.warning("relay-wearable: bluetooth: could not remove the bond with \(device): \(error)")
             }
         }
     }
@@ -375,7 +375,7 @@ final class WearableBluetooth: Sendable {
             } catch is CancellationError {
                 return
             } catch {
-                log("relay-wearable: bluetooth: could not make \(adapter.name) \(wanted ? "discoverable" : "hidden"): \(error)")
+                log.warning("relay-wearable: bluetooth: could not make \(adapter.name) \(wanted ? "discoverable" : "hidden"): \(error)")
             }
         }
     }

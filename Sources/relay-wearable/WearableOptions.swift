@@ -55,6 +55,7 @@ struct WearableOptions: ParsableArguments {
         flags.set(Keys.transport, agent.transport)
         flags.set(Keys.listen, AgentOptions.endpoint(flag: listen))
         flags.set(Keys.controlSocket, controlSocket)
+        flags.set(Keys.controlGroup, agent.controlGroup)
         flags.set(Keys.stateDirectory, stateDirectory)
         flags.set(Keys.deviceName, deviceName)
         flags.set(Keys.framebuffer, framebuffer)
@@ -86,6 +87,8 @@ struct WearableOptions: ParsableArguments {
             twentyFourHourClock: file.display.twentyFourHourClock)
         let configuration = WearableConfiguration(
             controlSocket: control,
+            controlAccess: ControlAccess(
+                ownerUID: geteuid(), group: try ControlGroupLookup.resolve(file.controlGroup, values: loaded.values, executable: "relay-wearable")),
             framebuffer: file.framebuffer ?? directory + "/wearable.fb",
             runtimeDirectory: directory,
             geometry: FramebufferGeometry(
@@ -133,6 +136,8 @@ struct WearableOptions: ParsableArguments {
 struct WearableConfiguration {
     /// The control socket's path.
     var controlSocket: String
+    /// Who may use the control socket.
+    var controlAccess: ControlAccess
     /// The framebuffer device or file.
     var framebuffer: String
     /// The default directory for the socket and the framebuffer file.

@@ -41,10 +41,7 @@ extension WearableRuntime {
     /// Chooses `action` of notification `id` (with `text` for a text-input action), as Select on
     /// a long look's button does: the response goes into the outbox for the phone and the
     /// notification leaves the screen.
-    func respond(_ request: ControlRequest) -> ControlResponse {
-        guard let id = request.id, let action = request.action else {
-            return .failure("respond needs \"id\" (from `relayctl notifications`) and \"action\" (one of its buttons, or dismiss)")
-        }
+    func respond(id: UInt32, action: String, text: String?) -> ControlResponse {
         let identifier = String(id)
         guard let notification = machine.state.notification(identifier) else {
             return .failure("notification \(id) is not on the wearable's screen; `relayctl notifications` lists those that are")
@@ -55,21 +52,21 @@ extension WearableRuntime {
             return .failure("notification \(id) has no action '\(action)'; choose one of: \(names.joined(separator: ", "))")
         }
         let takesText = if case .action(let choice) = button { choice.textInput != nil } else { false }
-        if takesText, request.text?.isEmpty ?? true {
+        if takesText, text?.isEmpty ?? true {
             return .failure("the action '\(action)' of notification \(id) takes a text reply: give \"text\"")
         }
-        if !takesText, request.text != nil {
+        if !takesText, text != nil {
             return .failure("the action '\(action)' of notification \(id) takes no text")
         }
         let response = NotificationResponse(
-            notificationIdentifier: identifier, action: ResponseAction(identifier: action), userText: request.text,
+            notificationIdentifier: identifier, action: ResponseAction(identifier: action), userText: text,
             date: machine.state.now)
         do {
             try link.respond(response)
         } catch {
             return .failure("could not store the response to notification \(id): \(error); try again")
         }
-        FileHandle.standardError.write(Data("relay-wearable: response \(action) to notification \(id) queued for the phone\n".utf8))
+        log("relay-wearable: response \(action) to notification \(id) queued for the phone")
         // Acting on a notification removes it from the screen, as the long look does; the phone's
         // removal follows through the link.
         apply(.remove(identifier: identifier))

@@ -83,7 +83,7 @@ final class WearableRuntime {
             present: { mailbox.submit($0) })
         linkEndpoint = configuration.linkSocket
         // Last: the socket appears only once every request can be served.
-        listener = try ControlListener.open(path: configuration.controlSocket)
+        listener = try ControlListener.open(path: configuration.controlSocket, access: configuration.controlAccess)
     }
 
     /// A character device is a real panel; anything else is a file with the given geometry.
@@ -125,8 +125,8 @@ final class WearableRuntime {
                 log("relay-wearable: stopping on signal")
                 return
             }
-            if polled[1].revents != 0, let outcome = listener.serveOne(timeoutMilliseconds: 0, handle) {
-                log(outcome.description)
+            if polled[1].revents != 0, let outcome = listener.serveOne(timeoutMilliseconds: 0, answer) {
+                log(outcome.description, level: outcome.logLevel)
             }
             if polled[2].revents != 0 {
                 mailbox.acknowledgeWakeUp()
@@ -179,7 +179,7 @@ final class WearableRuntime {
                     try link.respond(response)
                     log("relay-wearable: response \(response.action.identifier) to notification \(response.notificationIdentifier) queued for the phone")
                 } catch {
-                    log("relay-wearable: could not store the response to notification \(response.notificationIdentifier): \(error)")
+                    log.error("relay-wearable: could not store the response to notification \(response.notificationIdentifier): \(error)")
                 }
             case .haptic(let level):
                 alerts += 1
@@ -259,21 +259,19 @@ final class WearableRuntime {
         return Int32(max(1, (1 - fraction) * 1000))
     }
 
-    private func log(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
+    /// The agent's log.
+    var log: AgentLogSink { .standardError }
 
     // MARK: Control commands
 
-    private func handle(_ request: ControlRequest) -> ControlResponse {
-        switch request.command {
-        case "status": status()
-        case "press": press(request.key)
-        case "screenshot": screenshot(request.path)
-        case "unpair": unpair()
-        case "notifications": notifications()
-        case "respond": respond(request)
-        default: .failure("unknown command '\(request.command)'; relay-wearable knows: status, press, screenshot, unpair, notifications, respond")
+    private func answer(_ request: WearableRequest) -> ControlResponse {
+        switch request {
+        case .status: status()
+        case .press(let key): press(key)
+        case .screenshot(let path): screenshot(path)
+        case .unpair: unpair()
+        case .notifications: notifications()
+        case .respond(let id, let action, let text): respond(id: id, action: action, text: text)
         }
     }
 
@@ -345,19 +343,16 @@ final class WearableRuntime {
         return .success(["link": .string("unpaired")])
     }
 
-    private func press(_ name: String?) -> ControlResponse {
+    private func press(_ name: String) -> ControlResponse {
         let names = UIKey.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let name, let key = UIKey(rawValue: name) else {
+        guard let key = UIKey(rawValue: name) else {
             return .failure("press needs \"key\": one of \(names)")
         }
         apply(.key(key))
         return .success(["screen": .string(Self.name(of: machine.state.screen))])
     }
 
-    private func screenshot(_ path: String?) -> ControlResponse {
-        guard let path, path.hasPrefix("/") else {
-            return .failure("screenshot needs \"path\": an absolute path for the PNG file (relayctl makes it absolute)")
-        }
+    private func screenshot(_ path: String) -> ControlResponse {
         do {
             try PNGFile.write(framebuffer.snapshot(), to: path)
         } catch {

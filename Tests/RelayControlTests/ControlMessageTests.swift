@@ -17,7 +17,46 @@ import Testing
     }
 
     @Test func requestLeavesOutWhatItDoesNotUse() throws {
-        let text = String(decoding: try ControlJSON.encode(ControlRequest(command: "screenshot", path: "/tmp/x.png")), as: UTF8.self)
+        let text = String(decoding: try ControlJSON.encode(WearableRequest.screenshot(path: "/tmp/x.png").envelope), as: UTF8.self)
         #expect(text == #"{"command":"screenshot","path":"/tmp/x.png"}"#)
+    }
+
+    /// Every request survives its envelope, so relayctl and the agent read the same request.
+    @Test func everyRequestRoundTripsThroughItsEnvelope() throws {
+        let wearable: [WearableRequest] = [
+            .status, .press(key: "up"), .screenshot(path: "/tmp/x.png"), .unpair, .notifications,
+            .respond(id: 7, action: "dismiss", text: nil), .respond(id: 7, action: "reply", text: "on my way"),
+        ]
+        let phone: [PhoneRequest] = [
+            .status, .delivered, .invoke(id: 3, action: "default"), .reply(id: 3, text: "yes", action: nil),
+            .reply(id: 3, text: "yes", action: "answer"), .dismiss(id: 3), .lockOverride(locked: true),
+            .lockOverride(locked: false), .lockOverride(locked: nil), .pair, .pairConfirm(accepted: true),
+            .pairConfirm(accepted: false), .unpair, .reconnect,
+        ]
+        for request in wearable {
+            let line = try ControlJSON.encode(request.envelope)
+            #expect(try WearableRequest(ControlJSON.decode(ControlEnvelope.self, from: line)) == request)
+        }
+        for request in phone {
+            let line = try ControlJSON.encode(request.envelope)
+            #expect(try PhoneRequest(ControlJSON.decode(ControlEnvelope.self, from: line)) == request)
+        }
+        // Every command each agent lists is one of its requests, and no two requests share a name.
+        #expect(Set(wearable.map(\.command)) == Set(WearableRequest.commands))
+        #expect(Set(phone.map(\.command)) == Set(PhoneRequest.commands))
+    }
+
+    @Test func aMissingMemberIsNamedWithWhatTheCommandNeeds() {
+        #expect(throws: ControlRequestError.invalid(command: "invoke", usage: "invoke needs \"id\" and \"action\"")) {
+            try PhoneRequest(ControlEnvelope(command: "invoke", id: 4))
+        }
+        #expect(throws: ControlRequestError.self) { try PhoneRequest(ControlEnvelope(command: "pair-confirm", action: "maybe")) }
+        #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "screenshot", path: "relative.png")) }
+        #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "respond", action: "dismiss")) }
+    }
+
+    @Test func aCommandOfTheOtherAgentIsUnknownAndTheKnownOnesAreListed() {
+        let error = #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "delivered")) }
+        #expect(error?.description == "unknown command 'delivered'; relay-wearable knows: status, press, screenshot, unpair, notifications, respond")
     }
 }

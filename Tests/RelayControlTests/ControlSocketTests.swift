@@ -1,6 +1,7 @@
 import Foundation
 import RelayControl
 import RelaySystem
+import RelayTestSupport
 import Testing
 
 /// The control socket over a real Unix socket: the listener on a thread, the client in the test.
@@ -10,9 +11,9 @@ import Testing
         defer { directory.remove() }
         let path = directory.path + "/agent.sock"
         let server = try TestServer(path: path, count: 2)
-        let response = try ControlClient.send(ControlRequest(command: "status"), to: path, agent: "test-agent", start: "test-agent")
+        let response = try ControlClient.send(TestRequest("status"), to: path, agent: "test-agent", start: "test-agent")
         #expect(response == .success(["echo": .string("status"), "answer": .int(42)]))
-        let failure = try ControlClient.send(ControlRequest(command: "fail"), to: path, agent: "test-agent", start: "test-agent")
+        let failure = try ControlClient.send(TestRequest("fail"), to: path, agent: "test-agent", start: "test-agent")
         #expect(failure == .failure("asked to fail"))
         await server.finished.wait()
         #expect(server.outcomes.count == 2)
@@ -24,7 +25,7 @@ import Testing
         defer { directory.remove() }
         let path = directory.path + "/agent.sock"
         let server = try TestServer(path: path, count: 1)
-        let response = try ControlClient.send(ControlRequest(command: "large"), to: path, agent: "test-agent", start: "test-agent")
+        let response = try ControlClient.send(TestRequest("large"), to: path, agent: "test-agent", start: "test-agent")
         guard case .list(let entries) = response.values["notifications"] else {
             Issue.record("no list in \(response.values.keys)")
             return
@@ -41,7 +42,7 @@ import Testing
         let listener = try ControlListener.open(path: path)
         defer { listener.close() }
         #expect(throws: ControlError.timedOut(agent: "test-agent", seconds: 1)) {
-            _ = try ControlClient.send(ControlRequest(command: "status"), to: path, agent: "test-agent", start: "test-agent", timeoutSeconds: 1)
+            _ = try ControlClient.send(TestRequest("status"), to: path, agent: "test-agent", start: "test-agent", timeoutSeconds: 1)
         }
         #expect(ControlError.timedOut(agent: "test-agent", seconds: 1).description.contains("did not answer within 1 s"))
     }
@@ -75,10 +76,40 @@ import Testing
         #expect(garbage.hasSuffix("\n"))
         let empty = try exchangeRaw([], path: path)
         #expect(empty.isEmpty)
-        let response = try ControlClient.send(ControlRequest(command: "after"), to: path, agent: "test-agent", start: "test-agent")
+        let response = try ControlClient.send(TestRequest("after"), to: path, agent: "test-agent", start: "test-agent")
         #expect(response.values["echo"] == .string("after"))
         await server.finished.wait()
         #expect(server.outcomes.filter { $0.contains("malformed") }.count == 2)
+    }
+
+    @Test func aRequestTheAgentDoesNotServeIsAnsweredBeforeItReachesTheAgent() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/agent.sock"
+        let listener = try ControlListener.open(path: path)
+        let served = Gate()
+        let log = OutcomeLog()
+        let reached = OutcomeLog()
+        Thread.detachNewThread {
+            for _ in 0..<2 {
+                let outcome = listener.serveOne(timeoutMilliseconds: -1) { (request: WearableRequest) in
+                    reached.append(request.command)
+                    return .success()
+                }
+                if let outcome { log.append(outcome.description) }
+            }
+            served.open()
+        }
+        // relay-phone's command sent to relay-wearable, then a press with no key.
+        let delivered = try ControlClient.send(PhoneRequest.delivered, to: path, agent: "relay-wearable", start: "relay-wearable")
+        #expect(delivered.error?.hasPrefix("unknown command 'delivered'; relay-wearable knows: status, press") == true)
+        let press = try exchangeRaw(Array(#"{"command":"press"}"#.utf8) + [10], path: path)
+        #expect(try ControlJSON.decode(ControlResponse.self, from: Data(press.utf8)).error == "press needs \"key\": one of up, down, select, back")
+        await served.wait()
+        #expect(reached.lines.isEmpty)
+        #expect(log.lines.count == 2)
+        #expect(log.lines.first?.hasPrefix("control: delivered from pid \(getpid()): failed: unknown command") == true)
+        listener.close()
     }
 
     @Test func missingSocketSaysTheAgentIsNotRunningAndHowToStartIt() throws {
@@ -86,7 +117,7 @@ import Testing
         defer { directory.remove() }
         #expect {
             try ControlClient.send(
-                ControlRequest(command: "status"), to: directory.path + "/none.sock", agent: "relay-wearable",
+                TestRequest("status"), to: directory.path + "/none.sock", agent: "relay-wearable",
                 start: "relay-wearable --transport loopback")
         } throws: { error in
             "\(error)".contains("relay-wearable is not running") && "\(error)".contains("start it with: relay-wearable --transport loopback")

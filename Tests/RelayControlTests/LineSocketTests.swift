@@ -13,10 +13,11 @@ import Testing
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { throw POSIXError(.EIO) }
         defer { close(ends[0]) }
         let client = ends[1]
-        // Never a newline; it stops after 3 s at most, closing its end.
+        // Never a newline; it stops after 3 s at most, closing its end, or when the reader has
+        // closed its end (MSG_NOSIGNAL: EPIPE then, not a SIGPIPE that ends the test process).
         let trickle = Thread {
             for _ in 0..<60 {
-                guard write(client, "a", 1) == 1 else { break }
+                guard send(client, "a", 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
                 usleep(50_000)
             }
             close(client)

@@ -6,11 +6,64 @@ import Testing
 
 /// Only the agent's own user may use its control socket.
 @Suite struct PeerCredentialTests {
-    @Test func onlyTheOwnerIsAllowed() {
-        #expect(ControlAccess.allows(peerUID: 1000, ownerUID: 1000))
-        #expect(!ControlAccess.allows(peerUID: 1001, ownerUID: 1000))
-        #expect(!ControlAccess.allows(peerUID: 0, ownerUID: 1000))
-        #expect(ControlAccess.allows(peerUID: 0, ownerUID: 0))
+    @Test func theOwnerAndTheGroupsMembersAreAllowed() {
+        let owner = ControlAccess(ownerUID: 1000)
+        let me = PeerCredentials(pid: 1, uid: 1000, gid: 1000)
+        #expect(owner.allows(me) { [] })
+        #expect(!owner.allows(PeerCredentials(pid: 1, uid: 1001, gid: 1000)) { [] })
+        #expect(!owner.allows(PeerCredentials(pid: 1, uid: 0, gid: 0)) { [0] })
+        #expect(ControlAccess(ownerUID: 0).allows(PeerCredentials(pid: 1, uid: 0, gid: 0)) { [] })
+        let grouped = ControlAccess(ownerUID: 999, group: ControlGroup(name: "relay", id: 990))
+        // By the primary group, by a supplementary one, and neither.
+        #expect(grouped.allows(PeerCredentials(pid: 1, uid: 1000, gid: 990)) { [] })
+        #expect(grouped.allows(PeerCredentials(pid: 1, uid: 1000, gid: 1000)) { [24, 990] })
+        #expect(!grouped.allows(PeerCredentials(pid: 1, uid: 1000, gid: 1000)) { [24, 27] })
+        #expect(!grouped.allows(PeerCredentials(pid: 1, uid: 0, gid: 0)) { [0] })
+        #expect(grouped.refusal(of: PeerCredentials(pid: 1, uid: 1000, gid: 1000)).contains("the members of group relay"))
+        #expect(grouped.refusal(of: PeerCredentials(pid: 1, uid: 1000, gid: 1000)).contains("sudo usermod -aG relay "))
+    }
+
+    @Test func theKernelReportsThePeersSupplementaryGroups() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { ends.forEach { close($0) } }
+        var own = [gid_t](repeating: 0, count: Int(getgroups(0, nil)))
+        _ = getgroups(Int32(own.count), &own)
+        #expect(Set(try PeerCredentials.supplementaryGroups(of: ends[0])) == Set(own))
+    }
+
+    @Test func aMemberOfTheGroupIsServedThroughASocketTheGroupOwns() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/run/agent.sock"
+        // Owned by someone else, so only the group lets this process in: its own primary group.
+        let group = ControlGroup(name: "members", id: getegid())
+        let listener = try ControlListener.open(path: path, access: ControlAccess(ownerUID: getuid() &+ 1, group: group))
+        var status = stat()
+        #expect(lstat(path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o660 && status.st_gid == group.id)
+        #expect(lstat(directory.path + "/run", &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o750 && status.st_gid == group.id)
+        let served = Gate()
+        Thread.detachNewThread {
+            _ = listener.serveOne(timeoutMilliseconds: -1) { (_: TestRequest) in .success(["served": .int(1)]) }
+            served.open()
+        }
+        let response = try ControlClient.send(TestRequest("status"), to: path, agent: "test-agent", start: "test-agent")
+        #expect(response == .success(["served": .int(1)]))
+        await served.wait()
+        listener.close()
+    }
+
+    @Test func relayctlFindsASystemServicesSocketWhenTheUserHasNone() {
+        let environment = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+        #expect(ControlSocketPath.clientPath(role: "wearable", environment: environment, uid: 1000) { $0 == "/run/relay/wearable.sock" }
+            == "/run/relay/wearable.sock")
+        // The user's own agent wins, and with neither the user's path is named (for "not running").
+        #expect(ControlSocketPath.clientPath(role: "wearable", environment: environment, uid: 1000) { _ in true }
+            == "/run/user/1000/relay/wearable.sock")
+        #expect(ControlSocketPath.clientPath(role: "phone", environment: environment, uid: 1000) { _ in false }
+            == "/run/user/1000/relay/phone.sock")
     }
 
     @Test func getsockoptReportsThisProcess() throws {
@@ -34,14 +87,14 @@ import Testing
         defer { directory.remove() }
         let path = directory.path + "/agent.sock"
         // The owner is someone else, so this process is the stranger (no second account needed).
-        let listener = try ControlListener.open(path: path, ownerUID: getuid() &+ 1)
+        let listener = try ControlListener.open(path: path, access: ControlAccess(ownerUID: getuid() &+ 1))
         let served = Gate()
         let log = OutcomeLog()
         Thread.detachNewThread {
-            if let outcome = listener.serveOne(timeoutMilliseconds: -1, { _ in .success() }) { log.append(outcome.description) }
+            if let outcome = listener.serveOne(timeoutMilliseconds: -1, { (_: TestRequest) in .success() }) { log.append(outcome.description) }
             served.open()
         }
-        let response = try ControlClient.send(ControlRequest(command: "status"), to: path, agent: "test-agent", start: "test-agent")
+        let response = try ControlClient.send(TestRequest("status"), to: path, agent: "test-agent", start: "test-agent")
         #expect(!response.ok)
         #expect(response.error?.contains("permission denied") == true)
         await served.wait()

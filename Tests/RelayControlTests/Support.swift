@@ -42,7 +42,7 @@ final class TestServer: Sendable {
 
     /// Echoes the command back, fails `fail`, and answers `large` with a list of 5,000
     /// notification-like entries (about 600 KB, as `delivered` does with thousands open).
-    static func answer(_ request: ControlRequest) -> ControlResponse {
+    static func answer(_ request: TestRequest) -> ControlResponse {
         switch request.command {
         case "fail": return .failure("asked to fail")
         case "large":
@@ -51,6 +51,17 @@ final class TestServer: Sendable {
         default: return .success(["echo": .string(request.command), "answer": .int(42)])
         }
     }
+}
+
+/// Any command at all, for a listener under test that echoes what it gets.
+struct TestRequest: ControlRequest {
+    static let role = "test"
+    static let commands = ["anything"]
+    let envelope: ControlEnvelope
+
+    init(_ envelope: ControlEnvelope) { self.envelope = envelope }
+
+    init(_ command: String) { envelope = ControlEnvelope(command: command) }
 }
 
 /// Log lines appended from the server thread and read by the test after `finished`.

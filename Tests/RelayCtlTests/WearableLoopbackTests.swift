@@ -60,6 +60,36 @@ import Testing
         #expect(after.status == 1)
     }
 
+    /// Under systemd, standard error is the journal and `$JOURNAL_STREAM` names it: each log
+    /// line then carries its priority, and a `status` poll is not logged at all at the default level.
+    @Test(.timeLimit(.minutes(1))) func logLinesCarryTheirJournalPriorityAndStatusPollsStayQuiet() async throws {
+        let directory = "/tmp/relay-ctl-test-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/wearable.sock"
+        // The shell names its own standard error as the journal stream, as systemd would, then
+        // becomes the agent.
+        let agent = try ChildProcess("/bin/sh", [
+            "-c", #"JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2) exec "$0" "$@""#,
+            RelayCtlTests.binary("relay-wearable").path, "--transport", "loopback", "--control-socket", socket,
+            "--framebuffer", directory + "/wearable.fb", "--state-directory", directory + "/state",
+        ], environment: ["RELAY_LOG": "info"], mergingStandardError: true)
+        var lines = agent.lines.makeAsyncIterator()
+        var before: [String] = []
+        while let line = await lines.next(), !line.hasPrefix("ready:") { before.append(line) }
+        // The configuration's line comes before "ready" (standard output, which is not the journal).
+        #expect(before.contains { $0.hasPrefix("<6>relay-wearable: no configuration file") || $0.hasPrefix("<6>relay-wearable: configuration") }, "\(before)")
+        #expect(try await relayctl(["status", "--control-socket", socket]).status == 0)
+        #expect(try await relayctl(["press", "down", "--control-socket", socket]).status == 0)
+        #expect(try await relayctl(["delivered", "--control-socket", socket]).status == 1)
+        let press = await lines.next()
+        let refused = await lines.next()
+        #expect(press?.hasPrefix("<6>control: press from pid") == true, "\(press ?? "nothing")")
+        #expect(refused?.hasPrefix("<4>control: delivered from pid") == true, "\(refused ?? "nothing")")
+        kill(agent.pid, SIGTERM)
+        #expect(await agent.wait() == 0)
+    }
+
     @Test func rfcommSaysWhatIsMissing() async throws {
         // No fake Bluetooth link: the runtime without --transport loopback is not there yet.
         let agent = try ChildProcess(RelayCtlTests.binary("relay-wearable").path, ["--transport", "rfcomm"])

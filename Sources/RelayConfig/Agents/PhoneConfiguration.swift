@@ -11,6 +11,8 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
     public var systemBus: String
     /// The control socket's path, or `nil` for the default.
     public var controlSocket: String?
+    /// The group whose members may use the control socket too, or `nil` for none.
+    public var controlGroup: String?
     /// The state directory, or `nil` for the default.
     public var stateDirectory: String?
     /// The name shown when pairing, or `nil` for the host name.
@@ -59,6 +61,8 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         public static let controlSocket: ConfigKey<String> = .string(
             "control_socket", .path, flag: "--control-socket",
             "The control socket relayctl talks to. Empty: phone.sock in $RUNTIME_DIRECTORY (a systemd service's), else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID/phone.sock.")
+        /// `control_group`.
+        public static let controlGroup = ControlSocketKeys.controlGroup
         /// `state_directory`.
         public static let stateDirectory: ConfigKey<String> = .string(
             "state_directory", .path, flag: "--state-directory",
@@ -109,7 +113,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
                 "", "The phone agent.",
                 keys: [
                     Keys.transport.erased, Keys.peer.erased, Keys.bus.erased, Keys.systemBus.erased,
-                    Keys.controlSocket.erased, Keys.stateDirectory.erased, Keys.deviceName.erased, Keys.language.erased,
+                    Keys.controlSocket.erased, Keys.controlGroup.erased, Keys.stateDirectory.erased, Keys.deviceName.erased, Keys.language.erased,
                 ]),
             LinkSettings.section(reconnects: true),
             ConfigSection(
@@ -128,6 +132,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         bus = values[Keys.bus]
         systemBus = values[Keys.systemBus]
         controlSocket = values[Keys.controlSocket].nonEmpty
+        controlGroup = values[Keys.controlGroup].nonEmpty
         stateDirectory = values[Keys.stateDirectory].nonEmpty
         deviceName = values[Keys.deviceName].nonEmpty
         language = values[Keys.language].nonEmpty

@@ -7,6 +7,8 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var listen: String?
     /// The control socket's path, or `nil` for the default.
     public var controlSocket: String?
+    /// The group whose members may use the control socket too, or `nil` for none.
+    public var controlGroup: String?
     /// The state directory, or `nil` for the default.
     public var stateDirectory: String?
     /// The name shown when pairing, or `nil` for the host name.
@@ -64,6 +66,8 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         public static let controlSocket: ConfigKey<String> = .string(
             "control_socket", .path, flag: "--control-socket",
             "The control socket relayctl talks to. Empty: wearable.sock in $RUNTIME_DIRECTORY (a systemd service's), else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID/wearable.sock.")
+        /// `control_group`.
+        public static let controlGroup = ControlSocketKeys.controlGroup
         /// `state_directory`.
         public static let stateDirectory: ConfigKey<String> = .string(
             "state_directory", .path, flag: "--state-directory",
@@ -140,7 +144,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             ConfigSection(
                 "", "The wearable agent.",
                 keys: [
-                    Keys.transport.erased, Keys.listen.erased, Keys.controlSocket.erased, Keys.stateDirectory.erased,
+                    Keys.transport.erased, Keys.listen.erased, Keys.controlSocket.erased, Keys.controlGroup.erased, Keys.stateDirectory.erased,
                     Keys.deviceName.erased, Keys.framebuffer.erased, Keys.width.erased, Keys.height.erased,
                     Keys.format.erased, Keys.inputs.erased, Keys.timeZone.erased, Keys.language.erased,
                 ]),
@@ -163,6 +167,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         transport = values[Keys.transport]
         listen = values[Keys.listen].nonEmpty
         controlSocket = values[Keys.controlSocket].nonEmpty
+        controlGroup = values[Keys.controlGroup].nonEmpty
         stateDirectory = values[Keys.stateDirectory].nonEmpty
         deviceName = values[Keys.deviceName].nonEmpty
         framebuffer = values[Keys.framebuffer].nonEmpty

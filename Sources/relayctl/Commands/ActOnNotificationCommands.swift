@@ -17,7 +17,7 @@ struct InvokeCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        _ = try control.send(ControlRequest(command: "invoke", id: id, action: action), to: .phone)
+        _ = try control.send(PhoneRequest.invoke(id: id, action: action))
     }
 }
 
@@ -40,7 +40,7 @@ struct ReplyCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        _ = try control.send(ControlRequest(command: "reply", id: id, action: action, text: text), to: .phone)
+        _ = try control.send(PhoneRequest.reply(id: id, text: text, action: action))
     }
 }
 
@@ -56,6 +56,6 @@ struct DismissCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        _ = try control.send(ControlRequest(command: "dismiss", id: id), to: .phone)
+        _ = try control.send(PhoneRequest.dismiss(id: id))
     }
 }

@@ -3,21 +3,6 @@ import Foundation
 import Glibc
 import RelayControl
 
-/// Which agent a control command talks to; each has its own socket (Docs/CONTROL.md).
-enum ControlAgent {
-    case wearable, phone
-
-    /// The socket's name in the runtime directory: `wearable.sock`, `phone.sock`.
-    var role: String {
-        switch self {
-        case .wearable: "wearable"
-        case .phone: "phone"
-        }
-    }
-
-    var executable: String { "relay-\(role)" }
-}
-
 /// The option every control command shares: the agent's socket, when not the default one.
 ///
 /// One option name for both agents, as the agents themselves take `--control-socket`; the
@@ -26,7 +11,7 @@ struct ControlOptions: ParsableArguments {
     @Option(
         name: .customLong("control-socket"),
         help: ArgumentHelp(
-            "The agent's control socket; default: ROLE.sock in $RUNTIME_DIRECTORY (a systemd service's), else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID/ROLE.sock.",
+            "The agent's control socket; default: ROLE.sock in $XDG_RUNTIME_DIR/relay (else /tmp/relay-$UID), or /run/relay/ROLE.sock (a system service's) when only that exists.",
             discussion: "ROLE is phone for delivered, invoke, reply, dismiss, lock, unlock, reconnect and status --phone; wearable otherwise."))
     var controlSocket: String?
 
@@ -37,10 +22,13 @@ struct ControlOptions: ParsableArguments {
         controlSocket = socket
     }
 
-    /// The socket path for `agent`, made absolute.
-    func path(for agent: ControlAgent) -> String {
+    /// The socket path of the agent with `role`, made absolute.
+    func path(role: String) -> String {
         let path = controlSocket
-            ?? ControlSocketPath.defaultPath(role: agent.role, environment: ProcessInfo.processInfo.environment, uid: getuid())
+            ?? ControlSocketPath.clientPath(role: role, environment: ProcessInfo.processInfo.environment, uid: getuid()) { path in
+                var status = stat()
+                return lstat(path, &status) == 0
+            }
         return Self.absolute(path)
     }
 
@@ -49,17 +37,16 @@ struct ControlOptions: ParsableArguments {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    /// Sends a request to an agent; a failure response becomes an error (exit status 1). With
-    /// `json`, the failure response is printed first, as it came, for scripts that read stdout.
-    func send(
-        _ request: ControlRequest, to agent: ControlAgent = .wearable, timeoutSeconds: Int = 10, json: Bool = false
-    ) throws -> ControlResponse {
+    /// Sends a request to the agent that serves it; a failure response becomes an error (exit
+    /// status 1). With `json`, the failure response is printed first, as it came, for scripts
+    /// that read stdout.
+    func send<Request: ControlRequest>(_ request: Request, timeoutSeconds: Int = 10, json: Bool = false) throws -> ControlResponse {
+        let agent = Request.agent
         let response = try ControlClient.send(
-            request, to: path(for: agent), agent: agent.executable, start: "\(agent.executable) --transport loopback",
-            timeoutSeconds: timeoutSeconds)
+            request, to: path(role: Request.role), agent: agent, start: "\(agent) --transport loopback", timeoutSeconds: timeoutSeconds)
         guard response.ok else {
             if json { print(String(decoding: try ControlJSON.encode(response), as: UTF8.self)) }
-            throw ControlCommandError(description: "\(agent.executable): " + (response.error ?? "the request failed"))
+            throw ControlCommandError(description: "\(agent): " + (response.error ?? "the request failed"))
         }
         return response
     }

@@ -21,7 +21,7 @@ struct DeliveredCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        var response = try control.send(ControlRequest(command: "delivered"), to: .phone, json: json)
+        var response = try control.send(PhoneRequest.delivered, json: json)
         if let appID, case .list(let entries) = response.values["notifications"] {
             response.values["notifications"] = .list(entries.filter {
                 if case .object(let entry) = $0 { return entry["app"] == .string(appID) }

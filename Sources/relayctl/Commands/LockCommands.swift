@@ -17,7 +17,7 @@ struct LockCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        try LockOverride.send(auto ? "lock-auto" : "lock", control, json: json)
+        try LockOverride.send(auto ? nil : true, control, json: json)
     }
 }
 
@@ -37,14 +37,14 @@ struct UnlockCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        try LockOverride.send(auto ? "lock-auto" : "unlock", control, json: json)
+        try LockOverride.send(auto ? nil : false, control, json: json)
     }
 }
 
 /// What both commands share: the request, and one line with the resulting state.
 enum LockOverride {
-    static func send(_ command: String, _ control: ControlOptions, json: Bool) throws {
-        let response = try control.send(ControlRequest(command: command), to: .phone, json: json)
+    static func send(_ locked: Bool?, _ control: ControlOptions, json: Bool) throws {
+        let response = try control.send(PhoneRequest.lockOverride(locked: locked), json: json)
         if json {
             print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
             return

@@ -44,7 +44,7 @@ struct PairCommand: AsyncParsableCommand {
 
     func run() async throws {
         let control = ControlOptions(socket: phoneSocket)
-        let status = try control.send(ControlRequest(command: "status"), to: .phone)
+        let status = try control.send(PhoneRequest.status)
         if case .string("rfcomm")? = status.values["transport"] {
             do {
                 _ = try await BluetoothBonding(
@@ -55,7 +55,7 @@ struct PairCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
-        let offer = try control.send(ControlRequest(command: "pair"), to: .phone, timeoutSeconds: 70)
+        let offer = try control.send(PhoneRequest.pair, timeoutSeconds: 70)
         let code = offer.values["code"].flatMap { if case .string(let code) = $0 { code } else { nil } } ?? "?"
         let name = offer.values["wearable"].map(\.description) ?? "the wearable"
         let fingerprint = offer.values["fingerprint"].map(\.description) ?? "?"
@@ -65,7 +65,7 @@ struct PairCommand: AsyncParsableCommand {
         let accepted = yes || Self.ask("Does the wearable show \(code)? [y/N] ")
         if yes { print("Does the wearable show \(code)? yes (--yes)") }
         let result = try control.send(
-            ControlRequest(command: "pair-confirm", action: accepted ? "accept" : "reject"), to: .phone, timeoutSeconds: 130)
+            PhoneRequest.pairConfirm(accepted: accepted), timeoutSeconds: 130)
         let partner = result.values["partnerFingerprint"].map(\.description) ?? fingerprint
         print("Paired with \(name) (key \(partner)); each side now accepts only the other.")
     }
@@ -94,7 +94,7 @@ struct UnpairCommand: AsyncParsableCommand {
         var failures: [String] = []
         // Which device is bonded, asked while relay-phone still knows it.
         var bond: (adapter: String?, address: BluetoothAddress?)?
-        if let status = try? ControlOptions(socket: phoneSocket).send(ControlRequest(command: "status"), to: .phone),
+        if let status = try? ControlOptions(socket: phoneSocket).send(PhoneRequest.status),
             case .string("rfcomm")? = status.values["transport"]
         {
             var address: BluetoothAddress?
@@ -106,10 +106,11 @@ struct UnpairCommand: AsyncParsableCommand {
         // The agents before the bond: relay-phone tells the wearable over the link, and removing
         // the bond first would drop the link under that message.
         var unpaired = 0
-        for (agent, socket) in [(ControlAgent.phone, phoneSocket), (.wearable, wearableSocket)] {
+        let requests: [(any ControlRequest, String?)] = [(PhoneRequest.unpair, phoneSocket), (WearableRequest.unpair, wearableSocket)]
+        for (request, socket) in requests {
             do {
-                _ = try ControlOptions(socket: socket).send(ControlRequest(command: "unpair"), to: agent)
-                print("\(agent.executable): unpaired")
+                _ = try ControlOptions(socket: socket).send(request)
+                print("\(type(of: request).agent): unpaired")
                 unpaired += 1
             } catch {
                 failures.append("\(error)")

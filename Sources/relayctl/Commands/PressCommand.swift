@@ -19,7 +19,7 @@ struct PressCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        let response = try control.send(ControlRequest(command: "press", key: key.rawValue))
+        let response = try control.send(WearableRequest.press(key: key.rawValue))
         print(response.values["screen"]?.description ?? "")
     }
 }

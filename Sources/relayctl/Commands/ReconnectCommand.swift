@@ -11,7 +11,7 @@ struct ReconnectCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        let response = try control.send(ControlRequest(command: "reconnect"), to: .phone)
+        let response = try control.send(PhoneRequest.reconnect)
         print(response.values["link"]?.description ?? "")
     }
 }

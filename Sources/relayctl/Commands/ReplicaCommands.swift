@@ -18,7 +18,7 @@ struct NotificationsCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        let response = try control.send(ControlRequest(command: "notifications"), to: .wearable, json: json)
+        let response = try control.send(WearableRequest.notifications, json: json)
         if json {
             print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
             return
@@ -54,6 +54,6 @@ struct RespondCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        _ = try control.send(ControlRequest(command: "respond", id: id, action: action, text: text), to: .wearable)
+        _ = try control.send(WearableRequest.respond(id: id, action: action, text: text))
     }
 }

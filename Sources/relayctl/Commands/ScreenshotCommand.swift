@@ -18,7 +18,7 @@ struct ScreenshotCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        let response = try control.send(ControlRequest(command: "screenshot", path: ControlOptions.absolute(path)))
+        let response = try control.send(WearableRequest.screenshot(path: ControlOptions.absolute(path)))
         let size = [response.values["width"], response.values["height"]].compactMap { $0?.description }.joined(separator: "×")
         print("\(response.values["path"]?.description ?? path): \(size)")
     }

@@ -17,7 +17,7 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        let response = try control.send(ControlRequest(command: "status"), to: phone ? .phone : .wearable, json: json)
+        let response = try phone ? control.send(PhoneRequest.status, json: json) : control.send(WearableRequest.status, json: json)
         if json {
             print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
             return

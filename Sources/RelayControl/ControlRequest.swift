@@ -1,0 +1,184 @@
+/// The requests one agent serves, each a case carrying exactly what it needs.
+///
+/// An agent's listener decodes the wire's `ControlEnvelope` into its own request type, so the
+/// agent dispatches by case, exhaustively, and a request it does not know or one missing a member
+/// is answered with `ControlRequestError`'s explanation before the agent sees it.
+public protocol ControlRequest: Hashable, Sendable {
+    /// The agent's role, which names its socket (`wearable.sock`): `wearable` or `phone`.
+    static var role: String { get }
+    /// Every command name the agent knows, in the order its help lists them.
+    static var commands: [String] { get }
+    /// The request an envelope asks for; fails naming what is unknown or missing.
+    init(_ envelope: ControlEnvelope) throws(ControlRequestError)
+    /// The envelope that carries this request.
+    var envelope: ControlEnvelope { get }
+}
+
+extension ControlRequest {
+    /// The agent that serves these requests, for messages: `relay-wearable`.
+    public static var agent: String { "relay-\(role)" }
+
+    /// The command's name.
+    public var command: String { envelope.command }
+}
+
+/// Why an envelope is not a request the agent serves, in words that say what to send instead.
+public enum ControlRequestError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The command is not one of the agent's.
+    case unknownCommand(String, agent: String, known: [String])
+    /// A member the command needs is missing or not usable; `usage` says what it needs.
+    case invalid(command: String, usage: String)
+
+    /// What happened and what to do.
+    public var description: String {
+        switch self {
+        case .unknownCommand(let command, let agent, let known):
+            "unknown command '\(command)'; \(agent) knows: \(known.joined(separator: ", "))"
+        case .invalid(_, let usage):
+            usage
+        }
+    }
+}
+
+/// relay-wearable's requests (Docs/CONTROL.md, "relay-wearable's commands").
+public enum WearableRequest: ControlRequest {
+    /// The wearable's state: link, screen, framebuffer, Bluetooth.
+    case status
+    /// Feeds a key to the screen: `up`, `down`, `select` or `back` (the wearable checks the name).
+    case press(key: String)
+    /// Writes the framebuffer to a PNG file at an absolute path.
+    case screenshot(path: String)
+    /// Forgets the phone.
+    case unpair
+    /// The notifications the screen has.
+    case notifications
+    /// Answers notification `id` with one of its buttons, with `text` for a text-input action.
+    case respond(id: UInt32, action: String, text: String?)
+
+    /// `wearable`.
+    public static let role = "wearable"
+    /// status, press, screenshot, unpair, notifications, respond.
+    public static let commands = ["status", "press", "screenshot", "unpair", "notifications", "respond"]
+
+    /// Reads an envelope.
+    public init(_ envelope: ControlEnvelope) throws(ControlRequestError) {
+        let command = envelope.command
+        switch command {
+        case "status": self = .status
+        case "press":
+            guard let key = envelope.key else { throw .invalid(command: command, usage: "press needs \"key\": one of up, down, select, back") }
+            self = .press(key: key)
+        case "screenshot":
+            guard let path = envelope.path, path.hasPrefix("/") else {
+                throw .invalid(command: command, usage: "screenshot needs \"path\": an absolute path for the PNG file (relayctl makes it absolute)")
+            }
+            self = .screenshot(path: path)
+        case "unpair": self = .unpair
+        case "notifications": self = .notifications
+        case "respond":
+            guard let id = envelope.id, let action = envelope.action else {
+                throw .invalid(
+                    command: command, usage: "respond needs \"id\" (from `relayctl notifications`) and \"action\" (one of its buttons, or dismiss)")
+            }
+            self = .respond(id: id, action: action, text: envelope.text)
+        default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
+        }
+    }
+
+    /// The envelope.
+    public var envelope: ControlEnvelope {
+        switch self {
+        case .status: ControlEnvelope(command: "status")
+        case .press(let key): ControlEnvelope(command: "press", key: key)
+        case .screenshot(let path): ControlEnvelope(command: "screenshot", path: path)
+        case .unpair: ControlEnvelope(command: "unpair")
+        case .notifications: ControlEnvelope(command: "notifications")
+        case .respond(let id, let action, let text): ControlEnvelope(command: "respond", id: id, action: action, text: text)
+        }
+    }
+}
+
+/// relay-phone's requests (Docs/CONTROL.md, "relay-phone's commands").
+public enum PhoneRequest: ControlRequest {
+    /// The phone's state: the server, the lock, the link.
+    case status
+    /// The delivered notifications.
+    case delivered
+    /// Invokes action `action` of notification `id`, as a click on it would.
+    case invoke(id: UInt32, action: String)
+    /// Replies `text` to notification `id`, through text-input action `action` (default: the first).
+    case reply(id: UInt32, text: String, action: String?)
+    /// Dismisses notification `id`.
+    case dismiss(id: UInt32)
+    /// The manual lock override: locked, unlocked, or none (`lock-auto`: logind and screensavers decide).
+    case lockOverride(locked: Bool?)
+    /// Starts pairing and waits for the code.
+    case pair
+    /// The user's answer to the code.
+    case pairConfirm(accepted: Bool)
+    /// Forgets the wearable.
+    case unpair
+    /// Drops the session and connects again at once.
+    case reconnect
+
+    /// `phone`.
+    public static let role = "phone"
+    /// status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair, reconnect.
+    public static let commands = [
+        "status", "delivered", "invoke", "reply", "dismiss", "lock", "unlock", "lock-auto", "pair", "pair-confirm", "unpair",
+        "reconnect",
+    ]
+
+    /// Reads an envelope.
+    public init(_ envelope: ControlEnvelope) throws(ControlRequestError) {
+        let command = envelope.command
+        switch command {
+        case "status": self = .status
+        case "delivered": self = .delivered
+        case "invoke":
+            guard let id = envelope.id, let action = envelope.action else {
+                throw .invalid(command: command, usage: "invoke needs \"id\" and \"action\"")
+            }
+            self = .invoke(id: id, action: action)
+        case "reply":
+            guard let id = envelope.id, let text = envelope.text else {
+                throw .invalid(command: command, usage: "reply needs \"id\" and \"text\"")
+            }
+            self = .reply(id: id, text: text, action: envelope.action)
+        case "dismiss":
+            guard let id = envelope.id else { throw .invalid(command: command, usage: "dismiss needs \"id\"") }
+            self = .dismiss(id: id)
+        case "lock": self = .lockOverride(locked: true)
+        case "unlock": self = .lockOverride(locked: false)
+        case "lock-auto": self = .lockOverride(locked: nil)
+        case "pair": self = .pair
+        case "pair-confirm":
+            switch envelope.action {
+            case "accept": self = .pairConfirm(accepted: true)
+            case "reject": self = .pairConfirm(accepted: false)
+            default: throw .invalid(command: command, usage: "pair-confirm needs \"action\": accept or reject")
+            }
+        case "unpair": self = .unpair
+        case "reconnect": self = .reconnect
+        default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
+        }
+    }
+
+    /// The envelope.
+    public var envelope: ControlEnvelope {
+        switch self {
+        case .status: ControlEnvelope(command: "status")
+        case .delivered: ControlEnvelope(command: "delivered")
+        case .invoke(let id, let action): ControlEnvelope(command: "invoke", id: id, action: action)
+        case .reply(let id, let text, let action): ControlEnvelope(command: "reply", id: id, action: action, text: text)
+        case .dismiss(let id): ControlEnvelope(command: "dismiss", id: id)
+        case .lockOverride(.some(true)): ControlEnvelope(command: "lock")
+        case .lockOverride(.some(false)): ControlEnvelope(command: "unlock")
+        case .lockOverride(.none): ControlEnvelope(command: "lock-auto")
+        case .pair: ControlEnvelope(command: "pair")
+        case .pairConfirm(let accepted): ControlEnvelope(command: "pair-confirm", action: accepted ? "accept" : "reject")
+        case .unpair: ControlEnvelope(command: "unpair")
+        case .reconnect: ControlEnvelope(command: "reconnect")
+        }
+    }
+}
