@@ -1,4 +1,5 @@
 import Glibc
+import RelaySystem
 
 /// Who may use a control socket: the user the agent runs as, and, when the agent is given one,
 /// the members of a group (`relay` for the packaged system services).
@@ -33,7 +34,7 @@ public struct ControlAccess: Hashable, Sendable {
             return "permission denied: this control socket serves only uid \(ownerUID), you are uid \(peer.uid)"
         }
         return "permission denied: this control socket serves uid \(ownerUID) and the members of group \(group.name); "
-            + "you are uid \(peer.uid), not a member: join the group (sudo usermod -aG \(group.name) \(ControlGroup.userName(peer.uid))) "
+            + "you are uid \(peer.uid), not a member: join the group (sudo usermod -aG \(group.name) \(Accounts.userName(peer.uid) ?? "$USER")) "
             + "and log in again"
     }
 }
@@ -53,34 +54,14 @@ public struct ControlGroup: Hashable, Sendable {
 
     /// The group called `name` in the group database, or `nil` when there is none.
     public static func named(_ name: String) -> ControlGroup? {
-        var entry = group()
-        var found: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        let status = getgrnam_r(name, &entry, &buffer, buffer.count, &found)
-        guard status == 0, found != nil else { return nil }
-        return ControlGroup(name: name, id: entry.gr_gid)
+        Accounts.groupID(name).map { ControlGroup(name: name, id: $0) }
     }
 
-    /// The name of the group owning `path`, when it has one and it is not a user's private group.
+    /// The name of the group owning `path`, when it is a shared group: not root's, and not the
+    /// owner's private group of the owner's own name.
     public static func owning(_ path: String) -> String? {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        var entry = group()
-        var found: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        guard getgrgid_r(status.st_gid, &entry, &buffer, buffer.count, &found) == 0, found != nil, let name = entry.gr_name else {
-            return nil
-        }
-        // A directory in the group of its owner's own name is private, not shared with a group.
-        return status.st_gid == 0 || String(cString: name) == userName(status.st_uid) ? nil : String(cString: name)
-    }
-
-    /// The name of user `uid`, for a command to paste, or `$USER` when it has none.
-    static func userName(_ uid: UInt32) -> String {
-        var entry = passwd()
-        var found: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &found) == 0, found != nil, let name = entry.pw_name else { return "$USER" }
-        return String(cString: name)
+        guard lstat(path, &status) == 0, status.st_gid != 0, let name = Accounts.groupName(status.st_gid) else { return nil }
+        return name == Accounts.userName(status.st_uid) ? nil : name
     }
 }

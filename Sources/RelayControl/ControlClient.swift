@@ -69,12 +69,7 @@ public enum ControlClient {
     /// Whether a listener running as `uid` may be told things: this user, root, or the packaged
     /// services' account (`ControlSocketPath.serviceUser`), none of which an ordinary user can become.
     static func trusted(_ uid: UInt32) -> Bool {
-        if uid == geteuid() || uid == 0 { return true }
-        var entry = passwd()
-        var found: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        guard getpwnam_r(ControlSocketPath.serviceUser, &entry, &buffer, buffer.count, &found) == 0, found != nil else { return false }
-        return entry.pw_uid == uid
+        uid == geteuid() || uid == 0 || Accounts.userID(ControlSocketPath.serviceUser) == uid
     }
 
     /// Writes the request. An agent that refuses the caller answers at once and hangs up,
