@@ -130,6 +130,10 @@ struct RelayPhone: AsyncParsableCommand {
 
         let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
+        // Under a Type=notify unit: started now, and D-Bus activation's waiters may call.
+        if let error = ServiceNotification.send("READY=1\nSTATUS=serving \(NotificationServer.busName)", environment: environment) {
+            log.warning("relay-phone: could not tell systemd it is ready: \(error)")
+        }
         // Start-up is over: its code need not stay resident (StartupPages.swift).
         StartupPages.release()
         // A lost bus stops the agent as a signal would, through the same clean path.
@@ -140,6 +144,7 @@ struct RelayPhone: AsyncParsableCommand {
         let control = PhoneControl(
             server: server, lock: lock, busName: connection.uniqueName, started: .now, monitor: monitor, link: link)
         await ControlThread.run(listener: listener, signals: signals, log: log, handle: control.handle)
+        ServiceNotification.send("STOPPING=1", environment: environment)
         watcher.cancel()
         // The link stops before the bus closes: a response it applied afterwards would be
         // acknowledged to the wearable while its signal could no longer reach the app.

@@ -113,6 +113,8 @@ final class WearableRuntime {
         let ready =
             "ready: control socket \(listener.path), \(listening), framebuffer \(framebuffer.path) (\(framebuffer.geometry))\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
+        notifyServiceManager("READY=1\nSTATUS=serving the control socket at \(listener.path)")
+        defer { notifyServiceManager("STOPPING=1") }
         // Start-up is over: its code need not stay resident (StartupPages.swift).
         StartupPages.release()
         while true {
@@ -261,6 +263,13 @@ final class WearableRuntime {
 
     /// The agent's log.
     var log: AgentLogSink { .standardError }
+
+    /// Tells systemd the agent's state under a `Type=notify` unit (nothing otherwise).
+    private func notifyServiceManager(_ state: String) {
+        if let error = ServiceNotification.send(state, environment: ProcessInfo.processInfo.environment) {
+            log.warning("relay-wearable: could not tell systemd \(state.prefix { $0 != "\n" }): \(error)")
+        }
+    }
 
     // MARK: Control commands
 

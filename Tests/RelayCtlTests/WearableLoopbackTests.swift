@@ -90,6 +90,26 @@ import Testing
         #expect(await agent.wait() == 0)
     }
 
+    /// Under a `Type=notify` unit: READY=1 once the agent serves, STOPPING=1 on SIGTERM.
+    @Test(.timeLimit(.minutes(1))) func theServiceManagerIsToldWhenItIsReadyAndWhenItStops() async throws {
+        let directory = "/tmp/relay-ctl-test-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let notify = try DatagramReceiver(path: directory + "/notify")
+        defer { notify.close() }
+        let agent = try ChildProcess(RelayCtlTests.binary("relay-wearable").path, [
+            "--transport", "loopback", "--control-socket", directory + "/wearable.sock",
+            "--framebuffer", directory + "/wearable.fb", "--state-directory", directory + "/state",
+        ], environment: ["NOTIFY_SOCKET": directory + "/notify"])
+        let ready = notify.receive(timeoutSeconds: 30)
+        #expect(ready?.hasPrefix("READY=1\nSTATUS=serving the control socket at \(directory)/wearable.sock") == true, "\(ready ?? "nothing")")
+        // READY=1 comes only once the socket answers.
+        #expect(try await relayctl(["status", "--control-socket", directory + "/wearable.sock"]).status == 0)
+        kill(agent.pid, SIGTERM)
+        #expect(notify.receive(timeoutSeconds: 30) == "STOPPING=1")
+        #expect(await agent.wait() == 0)
+    }
+
     @Test func rfcommSaysWhatIsMissing() async throws {
         // No fake Bluetooth link: the runtime without --transport loopback is not there yet.
         let agent = try ChildProcess(RelayCtlTests.binary("relay-wearable").path, ["--transport", "rfcomm"])
@@ -104,4 +124,31 @@ import Testing
         for await line in command.lines { output.append(line) }
         return (await command.wait(), output.joined(separator: "\n"))
     }
+}
+
+/// A Unix datagram socket standing in for systemd's notification socket.
+private struct DatagramReceiver {
+    let descriptor: Int32
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    /// The next datagram, or `nil` when none came within the time.
+    func receive(timeoutSeconds: Int32) -> String? {
+        var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&polled, 1, timeoutSeconds * 1000) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return count < 0 ? nil : String(decoding: buffer[..<count], as: UTF8.self)
+    }
+
+    func close() { Glibc.close(descriptor) }
 }
