@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 
-.PHONY: demo test fuzz bench chaos bluetooth build bootstrap clean
+.PHONY: demo test fuzz bench chaos bluetooth deb build bootstrap clean
 
 ## The main job: the loopback demo (both agents, a private bus, the seed scenario, screenshots).
 demo: bootstrap
@@ -34,6 +34,12 @@ chaos: bootstrap
 bluetooth: bootstrap
 	bash scripts/bluetooth.sh
 
+## Debian packages of the release build (relay-wearable, relay-phone, relayctl) in deb-output/,
+## checked with lintian (Docs/SERVICES.md).
+deb:
+	bash scripts/bootstrap.sh --deb
+	bash scripts/deb.sh
+
 ## libFuzzer on every parser of outside input, FUZZ_SECONDS (default 30) per target.
 fuzz: bootstrap
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
@@ -45,4 +51,4 @@ bootstrap:
 	bash scripts/bootstrap.sh
 
 clean:
-	rm -rf .build .build-fuzz .build-vm demo-output bluetooth-output Fuzz/Crashes
+	rm -rf .build .build-fuzz .build-vm demo-output bluetooth-output deb-output Fuzz/Crashes

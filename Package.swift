@@ -202,7 +202,8 @@ let package = Package(
             name: "relayctl",
             dependencies: [
                 "RelayBluetooth",
-                "RelayCore", "RelayExamples", "RelayControl", "RelayDBus",
+                "RelayCore", "RelayExamples", "RelayControl", "RelayDBus", "RelayConfig", "RelayDisplay", "RelayInput",
+                "RelayStore", "RelaySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift),

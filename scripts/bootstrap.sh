@@ -38,6 +38,15 @@ if [ "${1:-}" = "--bluetooth-vm" ]; then
   )
 fi
 
+# `--deb`: also what `make deb` needs to check the packages it makes (scripts/deb.sh).
+if [ "${1:-}" = "--deb" ]; then
+  packages+=(
+    dpkg-dev          # dpkg-shlibdeps: the packages' library dependencies
+    lintian           # Debian's package checker
+    binutils          # strip
+  )
+fi
+
 if ! command -v swift >/dev/null 2>&1; then
   echo "bootstrap: no 'swift' on PATH; Relay needs Swift 6.1 or newer (swift.org toolchain for Debian 12) on PATH" >&2
   exit 1

@@ -33,6 +33,11 @@ extension AgentOptions {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(ExitCode) -> LoadedConfiguration<Settings> {
+        // `--print-default-config`: the file, and nothing started.
+        if printDefaultConfig {
+            FileHandle.standardOutput.write(Data(Settings.schema.defaultFileText.utf8))
+            throw .success
+        }
         let location = ConfigurationLocation.find(
             role: Settings.schema.role, explicitPath: config, environment: environment, currentDirectory: currentDirectory)
         do {

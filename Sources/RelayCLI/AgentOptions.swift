@@ -24,6 +24,12 @@ public struct AgentOptions: ParsableArguments {
         help: "A group whose members may use the control socket besides the agent's user (the packaged services: relay); default: none.")
     public var controlGroup: String?
 
+    /// Print the configuration file with every key at its default, commented out, and exit.
+    @Flag(
+        name: .customLong("print-default-config"),
+        help: "Print the configuration file with every key at its default, commented out, and exit (the packages install it in /etc/relay).")
+    public var printDefaultConfig = false
+
     /// Creates default options.
     public init() {}
 

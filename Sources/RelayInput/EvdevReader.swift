@@ -63,6 +63,22 @@ public final class EvdevReader {
         return String(decoding: buffer.prefix(Int(length)).prefix { $0 != 0 }, as: UTF8.self)
     }
 
+    /// The key codes an evdev device can report (`EVIOCGBIT(EV_KEY)`), or `nil` when the
+    /// descriptor is not an input device.
+    public static func keyCodes(of descriptor: Int32) -> Set<UInt16>? {
+        // KEY_MAX is 0x2ff: 768 bits.
+        var bits = [UInt8](repeating: 0, count: 96)
+        let length = bits.withUnsafeMutableBytes { raw in
+            relay_ioctl_pointer(descriptor, relay_eviocgbit_key(raw.count), raw.baseAddress)
+        }
+        guard length >= 0 else { return nil }
+        var codes = Set<UInt16>()
+        for (index, byte) in bits.prefix(Int(length)).enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (1 << bit) != 0 { codes.insert(UInt16(index * 8 + bit)) }
+        }
+        return codes
+    }
+
     /// Waits up to `timeoutMilliseconds` (-1: for ever, 0: not at all) for input, then returns
     /// the key events of everything readable. Returns an empty array on timeout or at the end.
     public func read(timeoutMilliseconds: Int32) throws(SystemError) -> [KeyEvent] {

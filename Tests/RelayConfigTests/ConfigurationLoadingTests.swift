@@ -30,6 +30,12 @@ import Testing
         #expect(find(nil, withoutVariable) == ConfigurationLocation(path: folder + "/xdg/relay/phone.toml", isExplicit: false))
         withoutVariable["XDG_CONFIG_HOME"] = "relative/ignored"
         #expect(find(nil, withoutVariable) == ConfigurationLocation(path: folder + "/home/.config/relay/phone.toml", isExplicit: false))
+        // A service's ConfigurationDirectory= comes before the user's; RELAY_CONFIG before both.
+        var service = withoutVariable
+        service["CONFIGURATION_DIRECTORY"] = "/etc/relay:/etc/other"
+        #expect(find(nil, service) == ConfigurationLocation(path: "/etc/relay/phone.toml", isExplicit: false))
+        service["RELAY_CONFIG"] = "env.toml"
+        #expect(find(nil, service) == ConfigurationLocation(path: folder + "/env.toml", isExplicit: true))
     }
 
     @Test func aMissingDefaultFileMeansDefaultsAndAMissingNamedFileIsAnError() throws {

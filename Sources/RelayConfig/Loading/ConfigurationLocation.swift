@@ -1,7 +1,8 @@
 import Foundation
 
-/// Which file an agent reads: `--config PATH`, else `$RELAY_CONFIG`, else
-/// `$XDG_CONFIG_HOME/relay/ROLE.toml` (`~/.config/relay/ROLE.toml` without it).
+/// Which file an agent reads: `--config PATH`, else `$RELAY_CONFIG`, else `ROLE.toml` in
+/// `$CONFIGURATION_DIRECTORY` (a systemd service's `ConfigurationDirectory=relay`: `/etc/relay`),
+/// else `$XDG_CONFIG_HOME/relay/ROLE.toml` (`~/.config/relay/ROLE.toml` without it).
 /// A missing default file means "all defaults"; a missing named file is an error.
 public struct ConfigurationLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file's path.
@@ -21,6 +22,10 @@ public struct ConfigurationLocation: Sendable, Hashable, CustomStringConvertible
     ) -> ConfigurationLocation {
         if let named = explicitPath ?? environment["RELAY_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) {
             return ConfigurationLocation(path: ConfigRule.absolute(named, base: currentDirectory), isExplicit: true)
+        }
+        // systemd may list several directories separated by colons; the first is the service's.
+        if let service = environment["CONFIGURATION_DIRECTORY"]?.split(separator: ":").first, service.hasPrefix("/") {
+            return ConfigurationLocation(path: (service.hasSuffix("/") ? String(service) : service + "/") + "\(role).toml", isExplicit: false)
         }
         // Relative values are ignored, as the XDG base directory specification requires.
         let base: String

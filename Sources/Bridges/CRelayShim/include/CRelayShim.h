@@ -15,6 +15,14 @@ int relay_ioctl_pointer(int fd, unsigned long request, void *argument);
 /// The EVIOCGNAME(length) request code, which reads an input device's name.
 unsigned long relay_eviocgname(size_t length);
 
+/// The EVIOCGBIT(EV_KEY, length) request code, which reads the key codes an input device has.
+unsigned long relay_eviocgbit_key(size_t length);
+
+/// Whether the kernel's clock is synchronised (ntp_adjtime(2), which Swift's Glibc module does
+/// not carry): 1 when it is, 0 when not (TIME_ERROR or STA_UNSYNC), -1 with errno set when the
+/// state cannot be read. `estimated_error` receives the kernel's estimate in microseconds.
+int relay_clock_synchronised(long *estimated_error);
+
 /// BDADDR_ANY (00:00:00:00:00:00), the wildcard Bluetooth address.
 bdaddr_t relay_bdaddr_any(void);
 

@@ -1,0 +1,23 @@
+import CRelayShim
+import Glibc
+
+/// Whether the kernel's clock is synchronised to a time source (NTP's state, `ntp_adjtime(2)`).
+public enum ClockSynchronisation {
+    /// Synchronised, with the kernel's estimated error in microseconds; not synchronised; or the
+    /// state could not be read.
+    public enum State: Sendable, Equatable {
+        case synchronised(estimatedErrorMicroseconds: Int)
+        case unsynchronised
+        case unknown(SystemError)
+    }
+
+    /// The kernel's current state.
+    public static var current: State {
+        var estimated = 0
+        switch relay_clock_synchronised(&estimated) {
+        case 1: return .synchronised(estimatedErrorMicroseconds: estimated)
+        case 0: return .unsynchronised
+        default: return .unknown(SystemError(call: "ntp_adjtime", code: errno))
+        }
+    }
+}

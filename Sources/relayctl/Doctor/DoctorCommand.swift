@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+
+/// `relayctl doctor`: checks what Relay needs on this board, each problem with its fix.
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check what Relay needs on this board: Bluetooth, D-Bus, panel, keys, clock, configuration, services.",
+        discussion: """
+            Each check prints ok, a problem with the command or setting that fixes it, or skipped \
+            with why. Exits 0 only when no check found a problem. Without --phone or --wearable, \
+            the checks of both boards run.
+            """)
+
+    @Flag(help: "Only the phone board's checks (relay-phone).")
+    var phone = false
+
+    @Flag(help: "Only the wearable board's checks (relay-wearable).")
+    var wearable = false
+
+    @Flag(help: "Print the findings as one JSON object: {ok, findings: [{area, check, status, detail, fix}]}.")
+    var json = false
+
+    func run() async throws {
+        let roles: Set<DoctorRole> = phone == wearable ? [.phone, .wearable] : phone ? [.phone] : [.wearable]
+        let findings = await Doctor(environment: ProcessInfo.processInfo.environment).run(roles)
+        let healthy = !findings.contains { $0.status == .problem }
+        if json {
+            try JSONOutput.print(DoctorReport(ok: healthy, findings: findings))
+        } else {
+            for finding in findings { print(finding.text) }
+            let problems = findings.filter { $0.status == .problem }.count
+            print(healthy ? "relayctl doctor: no problems found" : "relayctl doctor: \(problems) problem\(problems == 1 ? "" : "s") found")
+        }
+        if !healthy { throw ExitCode.failure }
+    }
+}
+
+/// `--json`'s object.
+struct DoctorReport: Encodable {
+    var ok: Bool
+    var findings: [DoctorFinding]
+}
+
+/// Which board's checks run.
+enum DoctorRole: Hashable {
+    case phone, wearable
+}
