@@ -266,7 +266,7 @@ let package = Package(
                 "relayctl", "relay-phone", "relay-wearable", "RelayConformance",
                 "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig", "FuzzNotifyCall",
                 "FuzzReplica", "FuzzImage", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore", "RelayStore",
-                "PhoneAgent",
+                "PhoneAgent", "RelayBluetooth",
             ],
             swiftSettings: strictSwift),
         .testTarget(
