@@ -45,10 +45,13 @@ install_executable() {
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/$name"
   mkdir -p "$root/usr/share/man/man1"
   "$manual" "$bin/$name" --date "$date" --output-directory "$root/usr/share/man/man1"
+  # A blank line between paragraphs of --help's discussion is a paragraph break in mdoc.
+  sed -i 's/^$/.Pp/' "$root/usr/share/man/man1/$name.1"
   gzip -9n "$root/usr/share/man/man1/$name.1"
   install -d "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
     "$root/usr/share/fish/vendor_completions.d"
-  "$bin/$name" --generate-completion-script bash >"$root/usr/share/bash-completion/completions/$name"
+  # bash-completion sources the file; its #! line is noise there.
+  "$bin/$name" --generate-completion-script bash | sed '1{/^#!/d}' >"$root/usr/share/bash-completion/completions/$name"
   "$bin/$name" --generate-completion-script zsh >"$root/usr/share/zsh/vendor-completions/_$name"
   "$bin/$name" --generate-completion-script fish >"$root/usr/share/fish/vendor_completions.d/$name.fish"
   chmod 0644 "$root"/usr/share/bash-completion/completions/* "$root"/usr/share/zsh/vendor-completions/* \
@@ -69,14 +72,18 @@ package() {
       "packaging/debian/$name/$script" "$root/DEBIAN/$script"; fi
   done
   # dpkg-shlibdeps reads debian/control for the package's name; a throwaway one in the stage.
-  local shlibs
+  local shlibs binaries=()
+  for executable in "$root"/usr/bin/*; do binaries+=("-e${executable#"$stage"/}"); done
   shlibs="$(cd "$stage" && mkdir -p debian && printf 'Source: relay\n\nPackage: %s\nArchitecture: any\n' "$name" >debian/control \
-    && dpkg-shlibdeps -O -e"$name/usr/bin/"* 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
+    && dpkg-shlibdeps -O "${binaries[@]}" | sed -n 's/^shlibs:Depends=//p')"
+  if [ -z "$shlibs" ]; then echo "deb: dpkg-shlibdeps found no libraries for $name" >&2; exit 1; fi
   local size
   size="$(du -sk --exclude=DEBIAN "$root" | cut -f1)"
   sed -e "s/@VERSION@/$version/g" -e "s/@ARCH@/$arch/" -e "s/@MAINTAINER@/$maintainer/" -e "s/@SIZE@/$size/" \
     -e "s/@SHLIBS@/$shlibs/" "packaging/debian/$name/control" >"$root/DEBIAN/control"
   find "$root" -type d -exec chmod 0755 {} +
+  (cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | sort -z | xargs -0 md5sum >DEBIAN/md5sums)
+  chmod 0644 "$root/DEBIAN/md5sums"
   dpkg-deb --root-owner-group -Zxz --build "$root" "$out/${name}_${version}_${arch}.deb" >/dev/null
   echo "deb: $out/${name}_${version}_${arch}.deb (Depends: $(sed -n 's/^Depends: //p' "$root/DEBIAN/control"))"
 }
@@ -97,7 +104,7 @@ install -D -m 0644 packaging/dbus/org.relay.Phone.Notifications.service \
 package relay-phone
 
 if [ "$lintian" = 1 ]; then
-  # Tags the packages are known to carry, each explained in Docs/SERVICES.md ("lintian").
+  # The informational tags that remain are explained in Docs/SERVICES.md ("lintian").
   echo "deb: lintian"
-  lintian --fail-on error,warning --suppress-tags-from-file packaging/debian/lintian-explained "$out"/*_"${version}"_"${arch}".deb
+  lintian --fail-on error,warning "$out"/*_"${version}"_"${arch}".deb
 fi

@@ -8,7 +8,9 @@
 #   is pages of code; packed, the same code takes a fraction of the pages (Docs/ARCHITECTURE.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections)
+# - full RELRO (-z relro -z now): the GOT is read-only once the agent has started.
+flags=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 
 # SwiftPM does not know that an agent's order file is an input of its link: an executable older
 # than its order file (a pull, scripts/code-order.sh) is removed, so that it is linked again.
