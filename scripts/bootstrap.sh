@@ -20,6 +20,7 @@ packages=(
   python3-dbusmock    # logind and BlueZ stand-ins on a private bus
   protobuf-compiler   # protoc, to regenerate the wire schema's Swift code
   stress-ng           # keeps the cores busy for the flake check (scripts/flake-check.sh)
+  systemd             # systemd-analyze rates the packaged units (ServiceUnitTests)
 )
 
 # `--bluetooth-vm`: also what the Bluetooth VM rig needs (scripts/bluetooth.sh).
