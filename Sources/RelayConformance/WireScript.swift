@@ -99,7 +99,7 @@ public final class WireScript {
         } catch {
             throw ConformanceFailure("§5.2", "KK 2 did not authenticate: \(error)")
         }
-        transport = Cipher(try handshake.finish())
+        begin(try handshake.finish())
     }
 
     /// §4.1 and §4.3: takes the phone's offer and checks it: `RLAY`, a range holding version 1,
@@ -128,7 +128,7 @@ public final class WireScript {
             throw ConformanceFailure("§5.2", "KK 1 did not authenticate: \(error)")
         }
         try await sendFrame(try handshake.writeMessage())
-        transport = Cipher(try handshake.finish())
+        begin(try handshake.finish())
     }
 
     /// Encrypts the rest of the connection under a finished handshake's cipher states.
