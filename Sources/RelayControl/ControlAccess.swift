@@ -57,11 +57,11 @@ public struct ControlGroup: Hashable, Sendable {
         Accounts.groupID(name).map { ControlGroup(name: name, id: $0) }
     }
 
-    /// The name of the group owning `path`, when it is a shared group: not root's, and not the
-    /// owner's private group of the owner's own name.
+    /// The name of the group owning `path` when its mode lets that group in (a service's
+    /// `/run/relay`, 0750 `relay:relay`), else `nil`: joining the group would not help.
     public static func owning(_ path: String) -> String? {
         var status = stat()
-        guard lstat(path, &status) == 0, status.st_gid != 0, let name = Accounts.groupName(status.st_gid) else { return nil }
-        return name == Accounts.userName(status.st_uid) ? nil : name
+        guard lstat(path, &status) == 0, status.st_gid != 0, status.st_mode & 0o050 == 0o050 else { return nil }
+        return Accounts.groupName(status.st_gid)
     }
 }

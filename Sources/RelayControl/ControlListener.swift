@@ -188,6 +188,13 @@ public final class ControlListener: Sendable {
             reply(connection, response)
             return .served(peer, command: envelope.command, response)
         }
+        guard !request.needsOwner || peer.uid == access.ownerUID else {
+            let response = ControlResponse.failure(
+                "\(request.command) writes a file as the agent's user (uid \(access.ownerUID)), so only that user may ask for it; "
+                    + "run it as that user (sudo -u \(Accounts.userName(access.ownerUID) ?? "#\(access.ownerUID)") relayctl …)")
+            reply(connection, response)
+            return .served(peer, command: request.command, response)
+        }
         let response = handle(request)
         reply(connection, response)
         return .served(peer, command: request.command, response)

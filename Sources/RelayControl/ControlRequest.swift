@@ -12,6 +12,9 @@ public protocol ControlRequest: Hashable, Sendable {
     init(_ envelope: ControlEnvelope) throws(ControlRequestError)
     /// The envelope that carries this request.
     var envelope: ControlEnvelope { get }
+    /// Whether only the agent's own user may make this request, not its control group's members:
+    /// one that writes a file where the caller says, as the agent's user.
+    var needsOwner: Bool { get }
 }
 
 extension ControlRequest {
@@ -20,6 +23,9 @@ extension ControlRequest {
 
     /// The command's name.
     public var command: String { envelope.command }
+
+    /// No request needs the owner unless its type says so.
+    public var needsOwner: Bool { false }
 }
 
 /// Why an envelope is not a request the agent serves, in words that say what to send instead.
@@ -83,6 +89,12 @@ public enum WearableRequest: ControlRequest {
             self = .respond(id: id, action: action, text: envelope.text)
         default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
         }
+    }
+
+    /// `screenshot` writes a PNG file as the agent's user wherever the caller names: a control
+    /// group's member could otherwise replace the agent's keys or database with it.
+    public var needsOwner: Bool {
+        if case .screenshot = self { true } else { false }
     }
 
     /// The envelope.

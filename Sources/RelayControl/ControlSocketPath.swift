@@ -1,3 +1,5 @@
+import Glibc
+
 /// Where the agents' control sockets live by default.
 ///
 /// `$RUNTIME_DIRECTORY` when systemd made one for the service (`RuntimeDirectory=relay`:
@@ -38,10 +40,18 @@ public enum ControlSocketPath {
     /// when one has a socket there, else a system service's when one does, else the user's
     /// (for the "not running" message).
     public static func clientPath(
-        role: String, environment: [String: String], uid: UInt32, exists: (String) -> Bool
+        role: String, environment: [String: String], uid: UInt32, exists: (String) -> Bool = socketMayExist
     ) -> String {
         let own = defaultPath(role: role, environment: environment, uid: uid)
         if !exists(own), exists(servicePath(role: role)) { return servicePath(role: role) }
         return own
+    }
+
+    /// Whether something is at `path`, or may be: a directory this user may not search (a
+    /// service's 0750 `/run/relay` seen from outside its group) counts, so that relayctl names
+    /// that socket and says who may use it instead of "not running".
+    public static func socketMayExist(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 || errno == EACCES
     }
 }

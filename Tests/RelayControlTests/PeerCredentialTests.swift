@@ -45,13 +45,23 @@ import Testing
         #expect(lstat(directory.path + "/run", &status) == 0)
         #expect(status.st_mode & 0o777 == 0o750 && status.st_gid == group.id)
         let served = Gate()
+        let reached = OutcomeLog()
         Thread.detachNewThread {
-            _ = listener.serveOne(timeoutMilliseconds: -1) { (_: TestRequest) in .success(["served": .int(1)]) }
+            for _ in 0..<2 {
+                _ = listener.serveOne(timeoutMilliseconds: -1) { (request: WearableRequest) in
+                    reached.append(request.command)
+                    return .success(["served": .int(1)])
+                }
+            }
             served.open()
         }
-        let response = try ControlClient.send(TestRequest("status"), to: path, agent: "test-agent", start: "test-agent")
+        let response = try ControlClient.send(WearableRequest.status, to: path, agent: "test-agent", start: "test-agent")
         #expect(response == .success(["served": .int(1)]))
+        // A member may not have the agent write a file where it likes.
+        let screenshot = try ControlClient.send(WearableRequest.screenshot(path: "/tmp/x.png"), to: path, agent: "test-agent", start: "test-agent")
+        #expect(screenshot.error?.contains("only that user may ask for it") == true, "\(screenshot)")
         await served.wait()
+        #expect(reached.lines == ["status"])
         listener.close()
     }
 

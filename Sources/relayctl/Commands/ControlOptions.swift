@@ -11,7 +11,7 @@ struct ControlOptions: ParsableArguments {
     @Option(
         name: .customLong("control-socket"),
         help: ArgumentHelp(
-            "The agent's control socket; default: ROLE.sock in $XDG_RUNTIME_DIR/relay (else /tmp/relay-$UID), or /run/relay/ROLE.sock (a system service's) when only that exists.",
+            "The agent's control socket; default: ROLE.sock in $RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID, or /run/relay/ROLE.sock (a system service's) when only that exists.",
             discussion: "ROLE is phone for delivered, invoke, reply, dismiss, lock, unlock, reconnect and status --phone; wearable otherwise."))
     var controlSocket: String?
 
@@ -25,10 +25,7 @@ struct ControlOptions: ParsableArguments {
     /// The socket path of the agent with `role`, made absolute.
     func path(role: String) -> String {
         let path = controlSocket
-            ?? ControlSocketPath.clientPath(role: role, environment: ProcessInfo.processInfo.environment, uid: getuid()) { path in
-                var status = stat()
-                return lstat(path, &status) == 0
-            }
+            ?? ControlSocketPath.clientPath(role: role, environment: ProcessInfo.processInfo.environment, uid: getuid())
         return Self.absolute(path)
     }
 

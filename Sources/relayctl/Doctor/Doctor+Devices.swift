@@ -28,15 +28,17 @@ extension Doctor {
             return .ok("framebuffer", check, "\(path): \(device.geometry) (driver \(device.driverName))")
         } catch {
             if case .system(let failure) = error, failure.code == EACCES {
-                return .problem(
-                    "framebuffer", check, "\(path) may not be opened by this user (permission denied)",
-                    fix: "the packaged service has the video group; for your own user: sudo usermod -aG video $USER")
+                // The service's account has the device's group; the person asking may not.
+                return .skipped(
+                    "framebuffer", check,
+                    "\(path) is a device this user may not open; the packaged service (group video) can. To check it here: sudo relayctl doctor")
             }
             return .problem("framebuffer", check, "\(path): \(error)", fix: "use a panel driver that offers RGB565 or XRGB8888 (Hardware/README.md)")
         }
     }
 
-    /// The keys: each configured evdev device opens and reports keys Relay maps.
+    /// The keys: each configured evdev device opens and reports keys, and together they give
+    /// Up, Down, Select and Back (a board may spread them over several gpio-keys devices).
     func keys(_ inputs: [String], configuration: String) -> [DoctorFinding] {
         guard !inputs.isEmpty else {
             return [
@@ -45,36 +47,44 @@ extension Doctor {
                     fix: "set inputs = [\"/dev/input/by-path/…-event\"] (ls -l /dev/input/by-path) in \(configuration)")
             ]
         }
-        let names: [UInt16: String] = [103: "Up", 108: "Down", 28: "Enter", 96: "KP Enter", 353: "Select", 1: "Esc", 14: "Backspace", 158: "Back"]
-        return inputs.map { path in
+        var findings: [DoctorFinding] = []
+        var found = Set<InputKey>()
+        var unreadable = false
+        for path in inputs {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else {
                 let code = errno
-                return code == EACCES
-                    ? .problem(
-                        "keys", path, "may not be opened by this user (permission denied)",
-                        fix: "the packaged service has the input group; for your own user: sudo usermod -aG input $USER")
-                    : .problem("keys", path, SystemError(call: "open", code: code).description, fix: "check the device (ls -l /dev/input/by-path) and inputs in \(configuration)")
+                unreadable = true
+                findings.append(
+                    code == EACCES
+                        ? .skipped("keys", path, "a device this user may not open; the packaged service (group input) can. To check it here: sudo relayctl doctor")
+                        : .problem("keys", path, SystemError(call: "open", code: code).description, fix: "check the device (ls -l /dev/input/by-path) and inputs in \(configuration)"))
+                continue
             }
             defer { close(descriptor) }
             guard let codes = EvdevReader.keyCodes(of: descriptor) else {
-                return .problem("keys", path, "not an input device", fix: "name an evdev device (/dev/input/eventN) in inputs in \(configuration)")
+                findings.append(.problem("keys", path, "not an input device", fix: "name an evdev device (/dev/input/eventN) in inputs in \(configuration)"))
+                continue
             }
-            let mapped = KeyMap.standard.codes.keys.filter(codes.contains).sorted()
+            let keys = Set(codes.compactMap { KeyMap.standard[$0] })
+            found.formUnion(keys)
             let device = EvdevReader.deviceName(of: descriptor) ?? "unnamed"
-            guard !mapped.isEmpty else {
-                return .problem(
-                    "keys", path, "\(device) reports none of the keys Relay reads (Up, Down, Enter or Select, Esc or Back)",
-                    fix: "map the buttons to those codes (the gpio-keys overlay's linux,code, Hardware/README.md)")
-            }
-            let missing = Set(KeyMap.standard.codes.values).subtracting(mapped.compactMap { KeyMap.standard[$0] })
-            let present = mapped.map { names[$0] ?? "\($0)" }.joined(separator: ", ")
-            guard missing.isEmpty else {
-                return .problem(
-                    "keys", path, "\(device) has \(present) but nothing for \(missing.map(\.rawValue).sorted().joined(separator: ", "))",
-                    fix: "map a button to each of Up, Down, Select and Back (Hardware/README.md), or add the device that has them to inputs")
-            }
-            return .ok("keys", path, "\(device): \(present)")
+            findings.append(
+                keys.isEmpty
+                    ? .problem(
+                        "keys", path, "\(device) reports none of the keys Relay reads (Up, Down, Enter or Select, Esc or Back)",
+                        fix: "map the buttons to those codes (the gpio-keys overlay's linux,code, Hardware/README.md)")
+                    : .ok("keys", path, "\(device): \(keys.map(\.rawValue).sorted().joined(separator: ", "))"))
         }
+        let missing = Set(InputKey.allCases).subtracting(found)
+        if !unreadable, !found.isEmpty {
+            findings.append(
+                missing.isEmpty
+                    ? .ok("keys", "all four keys", "up, down, select and back are on the configured devices")
+                    : .problem(
+                        "keys", "all four keys", "nothing gives \(missing.map(\.rawValue).sorted().joined(separator: ", "))",
+                        fix: "map a button to each of Up, Down, Select and Back (Hardware/README.md), or add the device that has them to inputs"))
+        }
+        return findings
     }
 }

@@ -22,9 +22,7 @@ extension Doctor {
                         fix: "\(scope) enable --now \(unit); its log: journalctl \(user ? "--user " : "")-u \(unit)"))
             }
         }
-        let socket = ControlSocketPath.clientPath(role: Request.role, environment: environment, uid: getuid()) {
-            FileManager.default.fileExists(atPath: $0)
-        }
+        let socket = ControlSocketPath.clientPath(role: Request.role, environment: environment, uid: getuid())
         do {
             let response = try ControlClient.send(status, to: socket, agent: Request.agent, start: "\(scope) start \(unit)")
             let link = response.values["link"]?.description ?? "unknown"

@@ -24,9 +24,7 @@ extension Doctor {
             return findings
         }
         // relay-phone says which unique name it holds; the owner is either that or someone else.
-        let socket = ControlSocketPath.clientPath(role: "phone", environment: environment, uid: getuid()) {
-            FileManager.default.fileExists(atPath: $0)
-        }
+        let socket = ControlSocketPath.clientPath(role: "phone", environment: environment, uid: getuid())
         let phoneBus = (try? ControlClient.send(PhoneRequest.status, to: socket, agent: "relay-phone", start: "relay-phone"))?
             .values["bus"]?.description
         if owner == phoneBus {

@@ -16,9 +16,14 @@ struct Doctor {
         let wearable = roles.contains(.wearable) ? configuration(WearableConfiguration.self, serviceDirectory: "/etc/relay") : nil
         var findings = await bluetooth(adapter: wearable?.settings?.bluetoothAdapter ?? phone?.settings?.bluetoothAdapter)
         if phone != nil { findings += await session() }
-        if let wearable {
-            findings.append(framebuffer(wearable.settings?.framebuffer, configuration: wearable.location))
-            findings += keys(wearable.settings?.inputs ?? [], configuration: wearable.location)
+        if let wearable, let settings = wearable.settings {
+            findings.append(framebuffer(settings.framebuffer, configuration: wearable.location))
+            findings += keys(settings.inputs, configuration: wearable.location)
+        } else if wearable != nil {
+            findings.append(.skipped("framebuffer", "panel", "the wearable's configuration has errors (below); correct it first"))
+            findings.append(.skipped("keys", "input devices", "the wearable's configuration has errors (below); correct it first"))
+        }
+        if wearable != nil {
             findings.append(.skipped("vibrator", "motor", "this build logs each vibration and drives no motor yet"))
         }
         findings.append(clock())

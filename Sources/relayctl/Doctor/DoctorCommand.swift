@@ -9,7 +9,7 @@ struct DoctorCommand: AsyncParsableCommand {
         discussion: """
             Each check prints ok, a problem with the command or setting that fixes it, or skipped \
             with why. Exits 0 only when no check found a problem. Without --phone or --wearable, \
-            the checks of both boards run.
+            the checks of the boards whose package is installed run (both, when neither is).
             """)
 
     @Flag(help: "Only the phone board's checks (relay-phone).")
@@ -22,7 +22,7 @@ struct DoctorCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let roles: Set<DoctorRole> = phone == wearable ? [.phone, .wearable] : phone ? [.phone] : [.wearable]
+        let roles: Set<DoctorRole> = phone == wearable ? DoctorRole.installed : phone ? [.phone] : [.wearable]
         let findings = await Doctor(environment: ProcessInfo.processInfo.environment).run(roles)
         let healthy = !findings.contains { $0.status == .problem }
         if json {
@@ -45,4 +45,13 @@ struct DoctorReport: Encodable {
 /// Which board's checks run.
 enum DoctorRole: Hashable {
     case phone, wearable
+
+    /// The roles whose package is installed here (its unit file), or both when neither is (a
+    /// build from source): a wearable board is not told it lacks a session bus.
+    static var installed: Set<DoctorRole> {
+        let exists = { (path: String) in FileManager.default.fileExists(atPath: path) }
+        let phone = exists("/usr/lib/systemd/user/relay-phone.service")
+        let wearable = exists("/lib/systemd/system/relay-wearable.service") || exists("/usr/lib/systemd/system/relay-wearable.service")
+        return phone == wearable ? [.phone, .wearable] : phone ? [.phone] : [.wearable]
+    }
 }
