@@ -139,7 +139,7 @@ let package = Package(
         .target(name: "RelayHaptics", dependencies: ["RelayCore", "RelaySystem"], swiftSettings: strictSwift),
 
         // MARK: Adapters: configuration files (TOML) and their schemas (Docs/CONFIGURATION.md).
-        .target(name: "RelayConfig", swiftSettings: strictSwift),
+        .target(name: "RelayConfig", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
 
         // MARK: Adapters: the agents' control sockets (Docs/CONTROL.md).
         .target(name: "RelayControl", dependencies: ["RelaySystem"], swiftSettings: strictSwift),

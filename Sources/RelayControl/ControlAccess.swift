@@ -34,8 +34,7 @@ public struct ControlAccess: Hashable, Sendable {
             return "permission denied: this control socket serves only uid \(ownerUID), you are uid \(peer.uid)"
         }
         return "permission denied: this control socket serves uid \(ownerUID) and the members of group \(group.name); "
-            + "you are uid \(peer.uid), not a member: join the group (sudo usermod -aG \(group.name) \(Accounts.userName(peer.uid) ?? "$USER")) "
-            + "and log in again"
+            + "you are uid \(peer.uid), not a member: " + ControlGroup.joining(group.name, user: Accounts.userName(peer.uid) ?? "$USER")
     }
 }
 
@@ -50,6 +49,12 @@ public struct ControlGroup: Hashable, Sendable {
     public init(name: String, id: UInt32) {
         self.name = name
         self.id = id
+    }
+
+    /// How a user joins the group `name`, as the advice in a refusal: the command, then a new login
+    /// (a running session keeps the groups it started with).
+    public static func joining(_ name: String, user: String = "$USER") -> String {
+        "join the group (sudo usermod -aG \(name) \(user)) and log in again"
     }
 
     /// The group called `name` in the group database, or `nil` when there is none.

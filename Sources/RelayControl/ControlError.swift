@@ -50,7 +50,7 @@ public enum ControlError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "run it as a member (the packaged services run as relay:relay) or leave control_group empty"
         case .accessDenied(let agent, let path, let group):
             "you may not use \(agent)'s control socket at \(path) (permission denied): it admits the user it runs as"
-                + (group.map { " and the members of group \($0): join it (sudo usermod -aG \($0) $USER) and log in again" }
+                + (group.map { " and the members of group \($0): " + ControlGroup.joining($0) }
                     ?? "; run relayctl as that user")
         case .system(let error):
             error.description

@@ -1,4 +1,5 @@
 import Glibc
+import RelaySystem
 
 /// Where the agents' control sockets live by default.
 ///
@@ -10,9 +11,8 @@ import Glibc
 public enum ControlSocketPath {
     /// The directory holding the control sockets and the loopback framebuffer file.
     public static func runtimeDirectory(environment: [String: String], uid: UInt32) -> String {
-        // systemd may list several directories separated by colons; the first is the service's.
-        if let service = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, service.hasPrefix("/") {
-            return service.hasSuffix("/") ? String(service.dropLast()) : String(service)
+        if let service = ServiceDirectory.runtime.path(in: environment) {
+            return service
         }
         // Relative values are ignored, as the XDG base directory specification requires.
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {

@@ -1,4 +1,5 @@
 public import Foundation
+import RelaySystem
 
 /// Where an agent keeps its state: keys and database.
 ///
@@ -16,9 +17,8 @@ public struct StateDirectory: Sendable, Hashable {
 
     /// The default for an agent, from the environment.
     public static func resolve(role: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> StateDirectory {
-        if let systemd = environment["STATE_DIRECTORY"], !systemd.isEmpty {
-            // systemd may list several directories separated by colons; the first is ours.
-            return StateDirectory(path: String(systemd.split(separator: ":").first ?? Substring(systemd)))
+        if let service = ServiceDirectory.state.path(in: environment) {
+            return StateDirectory(path: service)
         }
         let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"

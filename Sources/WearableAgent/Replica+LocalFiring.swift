@@ -1,6 +1,5 @@
 public import Foundation
 import RelayCore
-import RelayStore
 import RelayWire
 
 /// The wearable fires the phone's scheduled requests by itself while the devices are apart, and

@@ -1,4 +1,3 @@
-public import RelayStore
 public import RelayWire
 
 /// The wearable's copy of the phone's centre as a state machine: changes from the phone's

@@ -1,6 +1,5 @@
 import Foundation
 import RelayCore
-import RelayStore
 import RelayWire
 import WearableUI
 

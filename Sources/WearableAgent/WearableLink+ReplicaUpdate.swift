@@ -58,7 +58,7 @@ extension WearableLink {
             }
         } catch {
             do {
-                state.replica = Replica(contents: try database.read(WearableSchema.loadReplica))
+                state.replica = Replica(contents: try database.read(ReplicaPersistence.load))
             } catch let reloadError {
                 // Storage cannot be read either: keep the changed replica rather than none, so
                 // the screen and the status stay meaningful; the next snapshot reconciles it.

@@ -162,7 +162,7 @@ public final class WearableLink: Sendable {
         attachments = try AttachmentStore(in: directory)
         localKey = try StaticKeyPair(privateKey: keys.identity { StaticKeyPair.generate().privateKey })
         database = try RelayDatabase(path: directory.file("wearable.sqlite"), migrations: WearableSchema.migrations)
-        let contents = try database.read(WearableSchema.loadReplica)
+        let contents = try database.read(ReplicaPersistence.load)
         state = Mutex(LinkState(replica: Replica(contents: contents), partnerKey: try keys.partner()))
         self.configuration = configuration
         self.logger = logger

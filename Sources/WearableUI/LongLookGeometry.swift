@@ -15,6 +15,16 @@ public struct LongLookGeometry: Hashable, Sendable {
     /// line in view is never cut in half.
     public var anchors: [Int]
 
+    /// Creates a geometry from its figures; `anchors` ascending.
+    public init(viewportHeight: Int, contentHeight: Int, step: Int, buttons: [Range<Int>], image: Range<Int>?, anchors: [Int]) {
+        self.viewportHeight = viewportHeight
+        self.contentHeight = contentHeight
+        self.step = step
+        self.buttons = buttons
+        self.image = image
+        self.anchors = anchors
+    }
+
     /// The furthest the content can scroll.
     public var maxScroll: Int { max(0, contentHeight - viewportHeight) }
 

@@ -18,7 +18,7 @@ public enum RenderBenchmark {
         let renderer = ScreenRenderer(layout: layout)
         let configuration = UIConfiguration(timeZone: TimeZone(identifier: "UTC") ?? TimeZone.current)
         let now = Date(timeIntervalSince1970: 1_812_386_460)
-        var machine = UIStateMachine(state: UIState(now: now, link: .connected), configuration: configuration, layout: layout)
+        var machine = UIStateMachine(state: UIState(now: now, link: .connected), configuration: configuration, measurer: layout)
         let content = NotificationContent(
             title: "New Video", subtitle: "John Appleseed", body: "John Appleseed posted a new video",
             categoryIdentifier: "video")

@@ -2,11 +2,11 @@ public import RelayDisplay
 public import RelayText
 import RelayCore
 
-/// Lays out the screens for one panel size with one typesetter; shared by the state machine (for
-/// scroll bounds) and the renderer (for pixels), so both agree.
+/// Lays out the screens for one panel size with one typesetter; shared by the state machine (its
+/// measurer, for scroll bounds) and the renderer (for pixels), so both agree.
 ///
 /// Not `Sendable`: it owns the typesetter's FreeType state and a layout cache.
-public final class ScreenLayout {
+public final class ScreenLayout: LongLookMeasuring {
     /// Sizes scaled to the panel.
     public let metrics: LayoutMetrics
     /// Measures and draws text.

@@ -76,7 +76,7 @@ extension UIStateMachine {
     /// and Up move the focus between the buttons instead.
     private mutating func pressOnLongLook(_ key: UIKey, _ position: LongLookPosition) -> [UIAction] {
         guard let notification = state.notification(position.identifier) else { return [] }
-        let geometry = layout.longLookGeometry(notification, state: state)
+        let geometry = measurer.longLookGeometry(notification, state: state)
         let buttons = state.buttons(of: notification)
         var position = position
         switch key {

@@ -6,21 +6,21 @@ import RelayCore
 /// The agent feeds it events (notifications, keys, ticks with the current time, link changes)
 /// and carries out the actions it returns. `.render` is returned only when what the screen shows
 /// changed, so a tick that does not change the minute costs nothing. Text measurement (for the
-/// long look's scroll bounds) comes from `layout`, the same object the renderer uses, so the
-/// keys and the pixels always agree on where the buttons are.
+/// long look's scroll bounds) comes from the injected `measurer`: in the agent the renderer's
+/// own `ScreenLayout`, so the keys and the pixels always agree on where the buttons are.
 public struct UIStateMachine {
     /// The current state.
     public internal(set) var state: UIState
     /// The fixed settings.
     public let configuration: UIConfiguration
-    /// Where things are on the screen.
-    public let layout: ScreenLayout
+    /// Measures the long look (its scroll bounds and buttons).
+    public let measurer: any LongLookMeasuring
 
-    /// Creates a machine in a state.
-    public init(state: UIState, configuration: UIConfiguration, layout: ScreenLayout) {
+    /// Creates a machine in a state, measuring the long look with `measurer`.
+    public init(state: UIState, configuration: UIConfiguration, measurer: any LongLookMeasuring) {
         self.state = state
         self.configuration = configuration
-        self.layout = layout
+        self.measurer = measurer
     }
 
     /// What the screen shows now.
@@ -173,7 +173,7 @@ public struct UIStateMachine {
                 return count == 0 ? nil : .thread(identifier: thread, selection: min(selection, count - 1))
             case .longLook(var position):
                 guard let notification = state.notification(position.identifier) else { return nil }
-                let geometry = layout.longLookGeometry(notification, state: state)
+                let geometry = measurer.longLookGeometry(notification, state: state)
                 position.scroll = min(position.scroll, geometry.maxScroll)
                 if let focus = position.focus {
                     position.focus = min(focus, state.buttons(of: notification).count - 1)

@@ -42,6 +42,7 @@ struct RelayPhone: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         var settings = try PhoneSettings.load(agent: agent, phone: phone, environment: environment)
         let log = AgentLogSink.standardError
+        let serviceManager = ServiceManager(agent: "relay-phone", environment: environment, log: log)
         log("relay-phone: " + settings.source)
         // Bluetooth next: without it (no kernel support, no bluetoothd, no adapter) the agent
         // says which and stops before it touches a socket or its state (PhoneBluetooth.swift).
@@ -64,6 +65,7 @@ struct RelayPhone: AsyncParsableCommand {
         // the way back: the next start rebuilds from what is stored.
         link.committer.whenStorageFails { error in
             log("relay-phone: could not store a change (\(error)); stopping, so that the next start works from what is stored. Check the state directory's disk (space, permissions) before restarting.", level: .critical)
+            serviceManager.stopping()
             Glibc.exit(EX_IOERR)
         }
         // Whether a power cut may have taken commits the wearable already saw (RunRecord.swift),
@@ -131,9 +133,7 @@ struct RelayPhone: AsyncParsableCommand {
         let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
         // Under a Type=notify unit: started now, and D-Bus activation's waiters may call.
-        if let error = ServiceNotification.send("READY=1\nSTATUS=serving \(NotificationServer.busName)", environment: environment) {
-            log.warning("relay-phone: could not tell systemd it is ready: \(error)")
-        }
+        serviceManager.ready("serving \(NotificationServer.busName)")
         // Start-up is over: its code need not stay resident (StartupPages.swift).
         StartupPages.release()
         // A lost bus stops the agent as a signal would, through the same clean path.
@@ -144,7 +144,7 @@ struct RelayPhone: AsyncParsableCommand {
         let control = PhoneControl(
             server: server, lock: lock, busName: connection.uniqueName, started: .now, monitor: monitor, link: link)
         await ControlThread.run(listener: listener, signals: signals, log: log, handle: control.handle)
-        ServiceNotification.send("STOPPING=1", environment: environment)
+        serviceManager.stopping()
         watcher.cancel()
         // The link stops before the bus closes: a response it applied afterwards would be
         // acknowledged to the wearable while its signal could no longer reach the app.

@@ -65,7 +65,7 @@ final class WearableRuntime {
         display = WearableDisplay(framebuffer: framebuffer, renderer: ScreenRenderer(layout: layout, images: images))
         machine = UIStateMachine(
             state: UIState(now: Date(), link: .outOfRange),
-            configuration: configuration.interface, layout: layout)
+            configuration: configuration.interface, measurer: layout)
         input = configuration.inputs.isEmpty ? nil : try EvdevReader(paths: configuration.inputs)
         let mailbox = try Mailbox<[UIEvent]>()
         self.mailbox = mailbox
@@ -113,8 +113,9 @@ final class WearableRuntime {
         let ready =
             "ready: control socket \(listener.path), \(listening), framebuffer \(framebuffer.path) (\(framebuffer.geometry))\n"
         FileHandle.standardOutput.write(Data(ready.utf8))
-        notifyServiceManager("READY=1\nSTATUS=serving the control socket at \(listener.path)")
-        defer { notifyServiceManager("STOPPING=1") }
+        let serviceManager = ServiceManager(agent: "relay-wearable", log: log)
+        serviceManager.ready("serving the control socket at \(listener.path)")
+        defer { serviceManager.stopping() }
         // Start-up is over: its code need not stay resident (StartupPages.swift).
         StartupPages.release()
         while true {
@@ -263,13 +264,6 @@ final class WearableRuntime {
 
     /// The agent's log.
     var log: AgentLogSink { .standardError }
-
-    /// Tells systemd the agent's state under a `Type=notify` unit (nothing otherwise).
-    private func notifyServiceManager(_ state: String) {
-        if let error = ServiceNotification.send(state, environment: ProcessInfo.processInfo.environment) {
-            log.warning("relay-wearable: could not tell systemd \(state.prefix { $0 != "\n" }): \(error)")
-        }
-    }
 
     // MARK: Control commands
 

@@ -80,7 +80,7 @@ struct OutageFiringTests {
             try await Self.setUpStretch(harness)
 
             let stored = try RelayDatabase(path: harness.folder + "/wearable/wearable.sqlite", migrations: WearableSchema.migrations)
-            func floor() -> Int64 { (try? stored.read(WearableSchema.loadReplica).firing.floor) ?? 0 }
+            func floor() -> Int64 { (try? stored.read(ReplicaPersistence.load).firing.floor) ?? 0 }
             let connectedFloor = floor()
             let due = Self.start.addingTimeInterval(3 * 60 + 1)
             clock.set(due)

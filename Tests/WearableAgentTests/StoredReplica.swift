@@ -27,6 +27,6 @@ final class StoredReplica {
     }
 
     func restart() throws {
-        replica = Replica(contents: try database.read(WearableSchema.loadReplica))
+        replica = Replica(contents: try database.read(ReplicaPersistence.load))
     }
 }

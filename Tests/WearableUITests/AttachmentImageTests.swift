@@ -67,13 +67,13 @@ import WearableUI
         var machine = try makeMachine(width: width, height: height)
         let notification = delivered(thaiVacationOnTheWearable())
         machine.feed(.upsert(notification, alert: false))
-        let without = machine.layout.longLookGeometry(notification, state: machine.state)
+        let without = try machine.layout.longLookGeometry(notification, state: machine.state)
         #expect(without.image == nil)
         for (pictureWidth, pictureHeight) in [(320, 240), (40, 30), (30, 2000), (5000, 10)] {
             machine.feed(.attachmentStored(url: sunsetURL, width: pictureWidth, height: pictureHeight))
-            let geometry = machine.layout.longLookGeometry(notification, state: machine.state)
+            let geometry = try machine.layout.longLookGeometry(notification, state: machine.state)
             let image = try #require(geometry.image)
-            let metrics = machine.layout.metrics
+            let metrics = try machine.layout.metrics
             #expect(image.count <= geometry.viewportHeight * 6 / 10)
             #expect(image.count <= 2 * pictureHeight)
             #expect(image.count > 0)
@@ -95,7 +95,7 @@ import WearableUI
         machine.feed(.upsert(notification, alert: true))
         machine.press(.select)
         machine.feed(.attachmentStored(url: sunsetURL, width: 90, height: 1600))
-        let geometry = machine.layout.longLookGeometry(notification, state: machine.state)
+        let geometry = try machine.layout.longLookGeometry(notification, state: machine.state)
         let image = try #require(geometry.image)
         let buttonTop = try #require(geometry.buttons.first?.lowerBound)
         let bodyLines = geometry.anchors.filter { $0 >= image.upperBound && $0 < buttonTop }
@@ -137,7 +137,7 @@ import WearableUI
             Issue.record("the long look closed")
             return
         }
-        let geometry = machine.layout.longLookGeometry(notification, state: machine.state)
+        let geometry = try machine.layout.longLookGeometry(notification, state: machine.state)
         #expect(after.focus == focus)
         #expect(after.scroll > 0 && geometry.isFullyVisible(button: focus, scroll: after.scroll))
     }
@@ -150,13 +150,13 @@ import WearableUI
         let sunset = try sunsetImage()
         machine.feed(.attachmentStored(url: sunsetURL, width: sunset.width, height: sunset.height))
         let source = TestImageSource([sunsetURL: sunset])
-        let renderer = ScreenRenderer(layout: machine.layout, images: source)
+        let renderer = ScreenRenderer(layout: try machine.layout, images: source)
         var canvas = Canvas(width: 240, height: 240)
         renderer.render(machine.screenModel, into: &canvas)
 
         // Where the layout put it: centred in the column, below the header.
-        let metrics = machine.layout.metrics
-        let geometry = machine.layout.longLookGeometry(notification, state: machine.state)
+        let metrics = try machine.layout.metrics
+        let geometry = try machine.layout.longLookGeometry(notification, state: machine.state)
         let extent = try #require(geometry.image)
         let size = RGBImage.fittedSize(width: 320, height: 240, maxWidth: metrics.contentWidth, maxHeight: extent.count)
         #expect(size.height == extent.count)
@@ -185,9 +185,9 @@ import WearableUI
         machine.press(.select)
         machine.feed(.attachmentStored(url: sunsetURL, width: 320, height: 240))
         var canvas = Canvas(width: 240, height: 240)
-        ScreenRenderer(layout: machine.layout).render(machine.screenModel, into: &canvas)
-        let metrics = machine.layout.metrics
-        let extent = try #require(machine.layout.longLookGeometry(notification, state: machine.state).image)
+        ScreenRenderer(layout: try machine.layout).render(machine.screenModel, into: &canvas)
+        let metrics = try machine.layout.metrics
+        let extent = try #require(try machine.layout.longLookGeometry(notification, state: machine.state).image)
         let size = RGBImage.fittedSize(width: 320, height: 240, maxWidth: metrics.contentWidth, maxHeight: extent.count)
         let left = metrics.margin + (metrics.contentWidth - size.width) / 2, top = metrics.headerHeight + extent.lowerBound
         #expect(canvas[left, top + size.height / 2] == Theme.standard.secondary)

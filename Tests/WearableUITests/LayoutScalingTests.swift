@@ -9,7 +9,7 @@ import WearableUI
     @Test(arguments: [(128, 128), (240, 240), (320, 240), (240, 320)])
     func everyScreenDrawsWithinAnyPanel(width: Int, height: Int) throws {
         var machine = try makeMachine(width: width, height: height)
-        let renderer = ScreenRenderer(layout: machine.layout)
+        let renderer = ScreenRenderer(layout: try machine.layout)
         var screens: [ScreenModel] = [machine.screenModel]
         machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
         screens.append(machine.screenModel)
@@ -38,7 +38,7 @@ import WearableUI
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("relay-display-\(UUID().uuidString).fb").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let framebuffer = try Framebuffer.openFile(path: path, geometry: FramebufferGeometry(width: 240, height: 240, format: .rgb565))
-        let display = WearableDisplay(framebuffer: framebuffer, renderer: ScreenRenderer(layout: machine.layout))
+        let display = WearableDisplay(framebuffer: framebuffer, renderer: ScreenRenderer(layout: try machine.layout))
         #expect(display.show(machine.screenModel) == [Rect(x: 0, y: 0, width: 240, height: 240)])
         #expect(display.show(machine.screenModel) == [])
         var next = machine

@@ -157,7 +157,7 @@ import WearableUI
         let notification = delivered(SeedExamples.longMessage)
         machine.feed(.upsert(notification, alert: true))
         machine.press(.select)
-        let geometry = machine.layout.longLookGeometry(notification, state: machine.state)
+        let geometry = try machine.layout.longLookGeometry(notification, state: machine.state)
         #expect(geometry.maxScroll > geometry.viewportHeight * 3)
         machine.press(.up)
         #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "long-1", scroll: 0)))

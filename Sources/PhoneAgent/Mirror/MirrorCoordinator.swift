@@ -235,14 +235,12 @@ public final class MirrorCoordinator: Sendable {
             // keys, so that a crash between them cannot leave an empty log over the old map.
             if newPartner { try PhoneSchema.forgetLink(db) }
             try LinkLogTables.startNewEpoch(db, epoch: epoch)
-            if newPartner { try db.execute(sql: "UPDATE centre_notification SET key = NULL, revision = 0") }
+            if newPartner { try PhoneSchema.forgetMirroredKeys(db) }
             for assignment in skipped + outcome.assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }
             for (centreID, mirrored) in mirrored {
-                try db.execute(
-                    sql: "UPDATE centre_notification SET key = ?, revision = ? WHERE centre_id = ?",
-                    arguments: [Int64(mirrored.key), Int64(mirrored.revision), Int64(centreID)])
+                try PhoneSchema.saveMirroredKey(db, centreID: centreID, key: mirrored.key, revision: mirrored.revision)
             }
             let appended = try logged.map { change in
                 let body = Relay_V1_Envelope.OneOf_Body.change(change)

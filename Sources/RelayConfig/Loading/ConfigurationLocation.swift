@@ -1,4 +1,5 @@
 import Foundation
+import RelaySystem
 
 /// Which file an agent reads: `--config PATH`, else `$RELAY_CONFIG`, else `ROLE.toml` in
 /// `$CONFIGURATION_DIRECTORY` (a systemd service's `ConfigurationDirectory=relay`: `/etc/relay`),
@@ -23,9 +24,8 @@ public struct ConfigurationLocation: Sendable, Hashable, CustomStringConvertible
         if let named = explicitPath ?? environment["RELAY_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) {
             return ConfigurationLocation(path: ConfigRule.absolute(named, base: currentDirectory), isExplicit: true)
         }
-        // systemd may list several directories separated by colons; the first is the service's.
-        if let service = environment["CONFIGURATION_DIRECTORY"]?.split(separator: ":").first, service.hasPrefix("/") {
-            return ConfigurationLocation(path: (service.hasSuffix("/") ? String(service) : service + "/") + "\(role).toml", isExplicit: false)
+        if let service = ServiceDirectory.configuration.path(in: environment) {
+            return ConfigurationLocation(path: (service.hasSuffix("/") ? service : service + "/") + "\(role).toml", isExplicit: false)
         }
         // Relative values are ignored, as the XDG base directory specification requires.
         let base: String

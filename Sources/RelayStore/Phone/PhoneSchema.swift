@@ -127,6 +127,18 @@ public enum PhoneSchema {
         ).execute(arguments: [Int64(highest)])
     }
 
+    /// Forgets every notification's wire key and revision (a new partner: nothing is mirrored
+    /// to it yet); the records stay.
+    public static func forgetMirroredKeys(_ db: Database) throws {
+        try db.execute(sql: "UPDATE centre_notification SET key = NULL, revision = 0")
+    }
+
+    /// Stores the wire key and revision a notification is mirrored under.
+    public static func saveMirroredKey(_ db: Database, centreID: UInt32, key: UInt64, revision: UInt64) throws {
+        try db.cachedStatement(sql: "UPDATE centre_notification SET key = ?, revision = ? WHERE centre_id = ?")
+            .execute(arguments: [Int64(key), Int64(revision), Int64(centreID)])
+    }
+
     /// The highest centre id ever stored: ids of closed notifications are not handed out again
     /// after a restart, where an app could still hold one (its `replaces_id`, its `CloseNotification`).
     public static func lastCentreID(_ db: Database) throws -> UInt32 {

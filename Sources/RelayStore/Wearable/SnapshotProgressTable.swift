@@ -1,8 +1,42 @@
 public import GRDB
 
-/// The stored form of a snapshot in progress (`SnapshotProgress`): one row for its epoch while
-/// it lasts, and one row per thing it mentioned.
+/// The stored form of a snapshot in progress: one row for its epoch while it lasts, and one row
+/// per thing it mentioned (WearableAgent's `SnapshotProgress` maps onto it).
 public enum SnapshotProgressTable {
+    /// What a mention names; the raw values are the `kind` column's.
+    public enum Kind: Int64, Sendable {
+        /// A notification, by its UInt64 key.
+        case notification = 0
+        /// A category, by its UInt32 key.
+        case category = 1
+        /// An app, by its UInt32 key.
+        case app = 2
+        /// A scheduled request, by its UInt64 key.
+        case schedule = 3
+    }
+
+    /// A snapshot in progress as stored.
+    public struct Stored: Sendable, Hashable {
+        /// The epoch of its `SnapshotBegin`.
+        public var epoch: UInt64
+        /// What it mentioned; keys of kinds this version does not know are left out.
+        public var mentions: [Mention]
+    }
+
+    /// One stored mention: a kind and its key (a UInt32 key widened).
+    public struct Mention: Sendable, Hashable {
+        /// What the key names.
+        public var kind: Kind
+        /// The key.
+        public var key: UInt64
+
+        /// Creates a mention.
+        public init(kind: Kind, key: UInt64) {
+            self.kind = kind
+            self.key = key
+        }
+    }
+
     /// Creates the tables (the wearable's migration "v4 snapshot progress").
     static func create(_ db: Database) throws {
         try db.execute(
@@ -19,9 +53,9 @@ public enum SnapshotProgressTable {
     }
 
     /// Records one mention of the snapshot in progress.
-    public static func mention(_ db: Database, _ mention: SnapshotProgress.Mention) throws {
-        let (kind, key) = Self.row(of: mention)
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO snapshot_mention VALUES (?, ?)").execute(arguments: [kind, key])
+    public static func mention(_ db: Database, _ mention: Mention) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO snapshot_mention VALUES (?, ?)")
+            .execute(arguments: [mention.kind.rawValue, Int64(bitPattern: mention.key)])
     }
 
     /// The snapshot ended (or the replica was forgotten): nothing is in progress.
@@ -30,36 +64,13 @@ public enum SnapshotProgressTable {
     }
 
     /// The snapshot in progress, if one is.
-    public static func load(_ db: Database) throws -> SnapshotProgress? {
+    public static func load(_ db: Database) throws -> Stored? {
         guard let epoch = try Int64.fetchOne(db, sql: "SELECT epoch FROM snapshot_progress WHERE id = 1") else { return nil }
-        var progress = SnapshotProgress(epoch: UInt64(bitPattern: epoch))
-        for row in try Row.fetchAll(db, sql: "SELECT kind, key FROM snapshot_mention") {
-            let key: Int64 = row["key"]
-            switch row["kind"] as Int64 {
-            case Kind.notification: progress.insert(.notification(UInt64(bitPattern: key)))
-            case Kind.category: progress.insert(.category(UInt32(truncatingIfNeeded: key)))
-            case Kind.app: progress.insert(.app(UInt32(truncatingIfNeeded: key)))
-            case Kind.schedule: progress.insert(.schedule(UInt64(bitPattern: key)))
-            default: continue  // a kind a newer version stored; not ours to judge
-            }
+        let mentions = try Row.fetchAll(db, sql: "SELECT kind, key FROM snapshot_mention").compactMap { row -> Mention? in
+            // A kind a newer version stored is not ours to judge.
+            guard let kind = Kind(rawValue: row["kind"]) else { return nil }
+            return Mention(kind: kind, key: UInt64(bitPattern: row["key"] as Int64))
         }
-        return progress
-    }
-
-    /// The `kind` column's values.
-    private enum Kind {
-        static let notification: Int64 = 0
-        static let category: Int64 = 1
-        static let app: Int64 = 2
-        static let schedule: Int64 = 3
-    }
-
-    private static func row(of mention: SnapshotProgress.Mention) -> (Int64, Int64) {
-        switch mention {
-        case .notification(let key): (Kind.notification, Int64(bitPattern: key))
-        case .category(let key): (Kind.category, Int64(key))
-        case .app(let key): (Kind.app, Int64(key))
-        case .schedule(let key): (Kind.schedule, Int64(bitPattern: key))
-        }
+        return Stored(epoch: UInt64(bitPattern: epoch), mentions: mentions)
     }
 }

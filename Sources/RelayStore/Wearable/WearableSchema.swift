@@ -3,7 +3,8 @@ public import GRDB
 public import RelayWire
 import SwiftProtobuf
 
-/// The wearable's database: the link's logs (its outbox of events) and the replica.
+/// The wearable's database: the link's logs (its outbox of events) and the replica's tables,
+/// in the phone's wire terms (WearableAgent maps its replica state onto them).
 /// Migrations are append-only: a shipped one never changes, a new schema is a new migration.
 public enum WearableSchema {
     /// The migrations, oldest first.
@@ -48,50 +49,110 @@ public enum WearableSchema {
         return migrator
     }
 
-    /// The replica as stored.
-    public static func loadReplica(_ db: Database) throws -> ReplicaContents {
-        var contents = ReplicaContents()
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM replica_notification") {
-            let record = ReplicaRecord(
+    /// A notification's row in the replica: the phone's key and revision, what it says and how
+    /// the wearable handled it.
+    public struct NotificationRow: Sendable, Hashable {
+        /// The phone's key.
+        public var key: UInt64
+        /// The revision last applied.
+        public var revision: UInt64
+        /// The posting app's key.
+        public var appKey: UInt32
+        /// What it says.
+        public var content: Relay_V1_Content
+        /// When the phone delivered it, seconds since 1970 UTC.
+        public var deliveredAt: Int64
+        /// Whether the wearable alerted for it.
+        public var alerted: Bool
+        /// The occurrence of a scheduled request it shows, if a schedule fired it.
+        public var occurrence: Relay_V1_Occurrence?
+        /// Whether the user answered this revision on the wearable.
+        public var answered: Bool
+
+        /// Creates a row.
+        public init(
+            key: UInt64, revision: UInt64, appKey: UInt32, content: Relay_V1_Content, deliveredAt: Int64, alerted: Bool,
+            occurrence: Relay_V1_Occurrence?, answered: Bool
+        ) {
+            self.key = key
+            self.revision = revision
+            self.appKey = appKey
+            self.content = content
+            self.deliveredAt = deliveredAt
+            self.alerted = alerted
+            self.occurrence = occurrence
+            self.answered = answered
+        }
+    }
+
+    /// The replica's notifications.
+    public static func loadNotifications(_ db: Database) throws -> [NotificationRow] {
+        try Row.fetchAll(db, sql: "SELECT * FROM replica_notification").map { row in
+            NotificationRow(
                 key: UInt64(bitPattern: row["key"] as Int64), revision: UInt64(row["revision"] as Int64),
                 appKey: UInt32(row["app_key"] as Int64),
                 content: try Relay_V1_Content(serializedBytes: row["content"] as Data),
                 deliveredAt: row["delivered_at"], alerted: row["alerted"],
                 occurrence: try (row["occurrence"] as Data?).map { try Relay_V1_Occurrence(serializedBytes: $0) },
                 answered: row["answered"])
-            contents.notifications[record.key] = record
         }
+    }
+
+    /// The tombstones: removed notifications' keys and the revisions of their removals.
+    public static func loadTombstones(_ db: Database) throws -> [UInt64: UInt64] {
+        var tombstones: [UInt64: UInt64] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT key, revision FROM replica_tombstone") {
-            contents.tombstones[UInt64(bitPattern: row["key"] as Int64)] = UInt64(row["revision"] as Int64)
+            tombstones[UInt64(bitPattern: row["key"] as Int64)] = UInt64(row["revision"] as Int64)
         }
+        return tombstones
+    }
+
+    /// The apps' names by key.
+    public static func loadApps(_ db: Database) throws -> [UInt32: String] {
+        var apps: [UInt32: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT key, name FROM replica_app") {
-            contents.apps[UInt32(row["key"] as Int64)] = row["name"]
+            apps[UInt32(row["key"] as Int64)] = row["name"]
         }
-        for row in try Row.fetchAll(db, sql: "SELECT body FROM replica_category") {
-            let category = try Relay_V1_CategoryUpsert(serializedBytes: row["body"] as Data)
-            contents.categories[category.category.key] = category
+        return apps
+    }
+
+    /// The categories.
+    public static func loadCategories(_ db: Database) throws -> [Relay_V1_CategoryUpsert] {
+        try Row.fetchAll(db, sql: "SELECT body FROM replica_category").map {
+            try Relay_V1_CategoryUpsert(serializedBytes: $0["body"] as Data)
         }
-        for row in try Row.fetchAll(db, sql: "SELECT body FROM replica_schedule") {
-            let schedule = try Relay_V1_ScheduleUpsert(serializedBytes: row["body"] as Data)
-            contents.schedules[schedule.key] = schedule
+    }
+
+    /// The phone's scheduled requests.
+    public static func loadSchedules(_ db: Database) throws -> [Relay_V1_ScheduleUpsert] {
+        try Row.fetchAll(db, sql: "SELECT body FROM replica_schedule").map {
+            try Relay_V1_ScheduleUpsert(serializedBytes: $0["body"] as Data)
         }
-        contents.firing.floor = try Int64.fetchOne(db, sql: "SELECT floor FROM local_firing_floor WHERE id = 1") ?? 0
+    }
+
+    /// The phone's settings, if any were stored.
+    public static func loadSettings(_ db: Database) throws -> Relay_V1_Settings? {
+        try Data.fetchOne(db, sql: "SELECT body FROM replica_settings WHERE id = 1").map {
+            try Relay_V1_Settings(serializedBytes: $0)
+        }
+    }
+
+    /// The instant up to which occurrences are the phone's; 0 before any was stored.
+    public static func loadFiringFloor(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT floor FROM local_firing_floor WHERE id = 1") ?? 0
+    }
+
+    /// Per scheduled request: the latest occurrence the wearable has handled.
+    public static func loadHandled(_ db: Database) throws -> [UInt64: Int64] {
+        var handled: [UInt64: Int64] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT schedule_key, handled_through FROM local_firing") {
-            contents.firing.handledThrough[UInt64(bitPattern: row["schedule_key"] as Int64)] = row["handled_through"]
+            handled[UInt64(bitPattern: row["schedule_key"] as Int64)] = row["handled_through"]
         }
-        for row in try OccurrenceTable.load(db) where row.onWearable && !row.reconciled {
-            guard let key = UInt64(row.schedule) else { continue }
-            contents.firing.unreconciled[key] = max(contents.firing.unreconciled[key] ?? row.fireDate, row.fireDate)
-        }
-        if let body = try Data.fetchOne(db, sql: "SELECT body FROM replica_settings WHERE id = 1") {
-            contents.settings = try Relay_V1_Settings(serializedBytes: body)
-        }
-        contents.snapshot = try SnapshotProgressTable.load(db)
-        return contents
+        return handled
     }
 
     /// Stores a notification (new or a newer revision) and clears its tombstone.
-    public static func save(_ db: Database, _ record: ReplicaRecord) throws {
+    public static func save(_ db: Database, _ record: NotificationRow) throws {
         // Prepared once per connection: a notification is saved with every change to it.
         try db.cachedStatement(
             sql: """

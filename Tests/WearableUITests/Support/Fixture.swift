@@ -19,7 +19,7 @@ func makeMachine(width: Int = 240, height: Int = 240, previewsHidden: Bool = fal
     let typesetter = Typesetter(typeface: try Typeface(.dejaVuSans))
     let layout = ScreenLayout(width: width, height: height, typesetter: typesetter)
     let state = UIState(now: referenceNow, link: .connected, categories: SeedExamples.categories, previewsHidden: previewsHidden)
-    return UIStateMachine(state: state, configuration: UIConfiguration(timeZone: try pacificTime()), layout: layout)
+    return UIStateMachine(state: state, configuration: UIConfiguration(timeZone: try pacificTime()), measurer: layout)
 }
 
 /// A seed request as delivered `minutesAgo` minutes before the reference time.
@@ -28,6 +28,11 @@ func delivered(_ request: NotificationRequest, app: String = "Social", minutesAg
 }
 
 extension UIStateMachine {
+    /// The layout `makeMachine` gives the machine as its measurer, which the renderer shares.
+    var layout: ScreenLayout {
+        get throws { try #require(measurer as? ScreenLayout, "the machine was not made by makeMachine") }
+    }
+
     /// Feeds one event, returning its actions (which a test may ignore).
     @discardableResult
     mutating func feed(_ event: UIEvent) -> [UIAction] {

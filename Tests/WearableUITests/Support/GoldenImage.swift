@@ -15,13 +15,13 @@ enum GoldenImage {
 
     /// Renders the machine's screen as the panel would show it, attachments' pixels from `images`.
     static func screenshot(of machine: UIStateMachine, images: (any AttachmentImageSource)? = nil) throws -> RGBImage {
-        let metrics = machine.layout.metrics
+        let metrics = try machine.layout.metrics
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("relay-golden-\(UUID().uuidString).fb").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let framebuffer = try Framebuffer.openFile(
             path: path, geometry: FramebufferGeometry(width: metrics.width, height: metrics.height, format: .rgb565))
         var canvas = Canvas(width: metrics.width, height: metrics.height)
-        ScreenRenderer(layout: machine.layout, images: images).render(machine.state, configuration: machine.configuration, into: &canvas)
+        ScreenRenderer(layout: try machine.layout, images: images).render(machine.state, configuration: machine.configuration, into: &canvas)
         framebuffer.present(&canvas)
         return framebuffer.snapshot()
     }
