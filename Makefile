@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 
-.PHONY: demo test fuzz bench chaos bluetooth deb build bootstrap clean
+.PHONY: demo test fuzz bench chaos bluetooth systemd deb build bootstrap clean
 
 ## The main job: the loopback demo (both agents, a private bus, the seed scenario, screenshots).
 demo: bootstrap
@@ -34,6 +34,12 @@ chaos: bootstrap
 bluetooth: bootstrap
 	bash scripts/bluetooth.sh
 
+## The packaged relay-wearable service under a real systemd in the same VM: READY=1, relayctl through
+## the relay group, a clean stop, exit 78 without a restart loop, a crash restarted; results in
+## systemd-output/ (Docs/SERVICES.md).
+systemd: bootstrap
+	bash scripts/systemd-vm.sh
+
 ## Debian packages of the release build (relay-wearable, relay-phone, relayctl) in deb-output/,
 ## checked with lintian (Docs/SERVICES.md).
 deb:
@@ -51,4 +57,4 @@ bootstrap:
 	bash scripts/bootstrap.sh
 
 clean:
-	rm -rf .build .build-fuzz .build-vm demo-output bluetooth-output deb-output Fuzz/Crashes
+	rm -rf .build .build-fuzz .build-vm demo-output bluetooth-output systemd-output deb-output Fuzz/Crashes

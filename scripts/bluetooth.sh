@@ -23,17 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=$(realpath -m "${1:-bluetooth-output}")
-bash scripts/bootstrap.sh --bluetooth-vm
-
-venv=$root/.build-vm/venv
-if ! "$venv/bin/vng" --version 2>/dev/null | grep -q "1.42"; then
-    echo "bluetooth: installing virtme-ng 1.42 into $venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q "virtme-ng==1.42"
-fi
-export PATH="$venv/bin:$PATH"   # vng runs virtme-run from there
-kernel=$(ls /boot/vmlinuz-6.12*-amd64 2>/dev/null | sort -V | tail -n 1)
-[ -n "$kernel" ] || { echo "bluetooth: no Debian 6.12 kernel in /boot; install it: apt-get install linux-image-6.12-amd64" >&2; exit 1; }
+source scripts/vm-common.sh
 
 echo "bluetooth: building the agents"
 swift build --product relay-phone >/dev/null
@@ -42,9 +32,6 @@ swift build --product relayctl >/dev/null
 swift build --product relay-bench >/dev/null
 swift build --product relay-conformance >/dev/null
 bin=$(swift build --show-bin-path)
-# Keeps btvirt's mainloop from crashing (the file says why).
-preload=$root/.build-vm/epoll-one-event.so
-cc -shared -fPIC -O2 -Wall -o "$preload" scripts/bluetooth-vm/epoll-one-event.c -ldl
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -55,28 +42,11 @@ suite=${RELAY_BT_CONFORMANCE:-6}
 # What the scenarios wait for grows with the idle measure and the suite, which come before.
 wait_extra=$((${RELAY_BT_IDLE_SECONDS:-0} + suite_seconds))
 limit=${RELAY_BT_TIMEOUT:-$((1500 + wait_extra))}
-boot() {  # options for vng
-    timeout --kill-after=10 "$limit" "$venv/bin/vng" --run "$kernel" "$@" --cpus 2 --memory 2G \
-        --rwdir="$out" --overlay-rwdir=/var/lib/bluetooth \
-        --exec "OUT=$out BIN=$bin BTVIRT_PRELOAD=$preload DEADLINE=$((limit - 150)) IDLE_SECONDS=${RELAY_BT_IDLE_SECONDS:-0} WAIT_EXTRA=$wait_extra CONFORMANCE=$suite PRESENT_COUNT=${RELAY_BT_PRESENT_COUNT:-20} $root/scripts/bluetooth-vm/guest.sh" >>"$out/vm.log" 2>&1
-}
-accel=kvm
 status=0
-if [ -w /dev/kvm ]; then
-    boot || status=$?
-    # KVM that cannot run this CPU's guests fails before the guest script starts.
-    if [ ! -e "$out/started" ]; then
-        echo "bluetooth: KVM did not start the VM (see vm.log); falling back to TCG"
-        accel=tcg
-    fi
-else
-    accel=tcg
-fi
-if [ $accel = tcg ]; then
-    status=0
-    boot --disable-kvm || status=$?
-fi
-echo "bluetooth: the VM ran with $accel; results in $out"
+vm_boot "$limit" "$out/started" "$out/vm.log" --cpus 2 --memory 2G --rwdir="$out" --overlay-rwdir=/var/lib/bluetooth \
+    --exec "OUT=$out BIN=$bin BTVIRT_PRELOAD=$preload DEADLINE=$((limit - 150)) IDLE_SECONDS=${RELAY_BT_IDLE_SECONDS:-0} WAIT_EXTRA=$wait_extra CONFORMANCE=$suite PRESENT_COUNT=${RELAY_BT_PRESENT_COUNT:-20} $root/scripts/bluetooth-vm/guest.sh" ||
+    status=$?
+echo "bluetooth: the VM ran with $vm_accel; results in $out"
 if [ ! -s "$out/summary.txt" ]; then
     echo "bluetooth: the VM did not run the scenarios; its console is in $out/vm.log (last lines below)" >&2
     tail -n 20 "$out/vm.log" >&2
