@@ -105,9 +105,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path) has mode \(String(mode, radix: 8)); others may read it, so Relay refuses to use it. "
                 + "If nobody else could have read it, run: chmod go-rwx \(path)"
         case .notADirectory(let path):
-            return "\(path) is not a directory; remove it or choose another state directory (STATE_DIRECTORY or XDG_STATE_HOME)"
+            return "\(path) is not a directory; remove it or choose another state directory (--state-directory, or state_directory in the configuration file)"
         case .cannotCreate(let path, let reason):
-            return "cannot create \(path): \(reason); choose another state directory (STATE_DIRECTORY or XDG_STATE_HOME)"
+            return "cannot create \(path): \(reason); choose another state directory (--state-directory, or state_directory in the configuration file)"
         case .unreadable(let path):
             return "cannot read \(path); check that it belongs to this user"
         case .corrupt(let path, let reason):

@@ -3,7 +3,8 @@ import RelaySystem
 
 /// Where an agent keeps its state: keys and database.
 ///
-/// systemd's `StateDirectory=` sets `$STATE_DIRECTORY`; otherwise the XDG state home
+/// systemd's `StateDirectory=` sets `$STATE_DIRECTORY` (the first of its paths, which must be
+/// absolute: a relative value is not systemd's and is ignored); otherwise the XDG state home
 /// (`$XDG_STATE_HOME`, else `~/.local/state`) with a folder per role. The folder is
 /// created with mode 0700, and an existing one that others can read is refused.
 public struct StateDirectory: Sendable, Hashable {

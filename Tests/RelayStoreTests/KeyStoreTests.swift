@@ -61,5 +61,6 @@ import Testing
         #expect(StateDirectory.resolve(role: "phone", environment: ["STATE_DIRECTORY": "/var/lib/relay:/var/lib/other"]).path == "/var/lib/relay")
         #expect(StateDirectory.resolve(role: "phone", environment: ["XDG_STATE_HOME": "/x", "HOME": "/h"]).path == "/x/relay/phone")
         #expect(StateDirectory.resolve(role: "wearable", environment: ["HOME": "/h"]).path == "/h/.local/state/relay/wearable")
+        #expect(StateDirectory.resolve(role: "phone", environment: ["STATE_DIRECTORY": "state", "HOME": "/h"]).path == "/h/.local/state/relay/phone")
     }
 }
