@@ -127,7 +127,8 @@ let package = Package(
             swiftSettings: strictSwift),
 
         // MARK: Adapters: org.freedesktop.Notifications on D-Bus.
-        .target(name: "RelayFreedesktop", dependencies: ["RelayCore", "RelayDBus"], swiftSettings: strictSwift),
+        .target(name: "RelayFreedesktop", dependencies: ["RelayCore"], swiftSettings: strictSwift),
+        .target(name: "RelayFreedesktopDBus", dependencies: ["RelayCore", "RelayDBus", "RelayFreedesktop"], swiftSettings: strictSwift),
 
         // MARK: Adapters: the phone's lock sources on D-Bus (logind, screensavers).
         .target(name: "RelayLockWatch", dependencies: ["RelayDBus"], swiftSettings: strictSwift),
@@ -184,7 +185,7 @@ let package = Package(
             name: "relay-phone",
             dependencies: ["RelayTransport", 
                 "RelayBluetooth",
-                "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayLockWatch",
+                "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayFreedesktopDBus", "RelayLockWatch",
                 "RelayLinkRuntime", "RelayStore", "RelaySystem", "RelayWire", "PhoneAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -241,7 +242,7 @@ let package = Package(
             name: "FuzzEnvelope", dependencies: ["RelayFuzzing", "RelayWire", "RelayCore"], path: "Fuzz/FuzzEnvelope",
             swiftSettings: strictSwift),
         .executableTarget(
-            name: "FuzzNotifyCall", dependencies: ["RelayFuzzing", "RelayFreedesktop", "RelayDBus", "RelayCore"],
+            name: "FuzzNotifyCall", dependencies: ["RelayFuzzing", "RelayFreedesktop", "RelayFreedesktopDBus", "RelayDBus", "RelayCore"],
             path: "Fuzz/FuzzNotifyCall", swiftSettings: strictSwift),
         .executableTarget(
             name: "FuzzConfig", dependencies: ["RelayFuzzing", "RelayConfig"], path: "Fuzz/FuzzConfig",
@@ -272,7 +273,7 @@ let package = Package(
         .testTarget(
             name: "PhoneAgentTests", dependencies: ["RelayCore", "RelayWire", "PhoneAgent", "RelayDisplay", "RelayStore", "RelayFreedesktop"],
             swiftSettings: strictSwift),
-        .testTarget(name: "RelayFreedesktopTests", dependencies: ["RelayCore", "RelayDBus", "RelayFreedesktop"], swiftSettings: strictSwift),
+        .testTarget(name: "RelayFreedesktopTests", dependencies: ["RelayCore", "RelayDBus", "RelayFreedesktop", "RelayFreedesktopDBus"], swiftSettings: strictSwift),
         .testTarget(
             name: "RelayLockWatchTests", dependencies: ["RelayDBus", "RelayLockWatch", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(

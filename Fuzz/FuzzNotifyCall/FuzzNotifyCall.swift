@@ -2,6 +2,7 @@ import Foundation
 import RelayCore
 import RelayDBus
 import RelayFreedesktop
+import RelayFreedesktopDBus
 import RelayFuzzing
 
 /// `Notify` arguments as a hostile client could send them: the bytes choose the argument
@@ -20,7 +21,7 @@ func fuzzNotifyCall(_ data: Data) {
             .string(bytes.string()), actions(&bytes), hints(&bytes), .int32(Int32(bitPattern: bytes.uint32())),
         ]
     }
-    guard let call = try? NotifyCall(arguments: arguments) else { return }
+    guard let call = try? NotifyCall.decode(arguments: arguments) else { return }
     let content = FreedesktopMapping.content(of: call)
     _ = content.validationProblems(at: "content")
     if let category = FreedesktopMapping.category(of: call) {

@@ -98,7 +98,7 @@ extension DeliveredNotification {
         id = record.id
         appName = record.appName
         content = record.content
-        actions = zip(record.actionKeys, record.actionLabels).map { NotifyCall.Action(key: $0, label: $1) }
+        actions = zip(record.actionKeys, record.actionLabels).map { PostedNotification.Action(key: $0, label: $1) }
         sender = record.sender
         resident = record.resident
         acceptsReply = record.acceptsReply

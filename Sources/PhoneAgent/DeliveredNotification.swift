@@ -12,7 +12,7 @@ public struct DeliveredNotification: Sendable, Hashable {
     /// The content in Relay's model.
     public var content: NotificationContent
     /// The actions as sent: keys (returned in `ActionInvoked`) and labels, `default` included.
-    public var actions: [NotifyCall.Action]
+    public var actions: [PostedNotification.Action]
     /// The unique bus name of the connection that sent (or last replaced) it. The signals are
     /// broadcast, as the reference servers do, but the phone keeps the sender for unicast later.
     public var sender: String?
@@ -25,17 +25,17 @@ public struct DeliveredNotification: Sendable, Hashable {
     /// Which API it came through, and for Relay's own API the app, the request and its category.
     public var origin: NotificationOrigin
 
-    /// Builds the notification of a decoded `Notify` call.
-    public init(id: UInt32, call: NotifyCall, sender: String?, now: ContinuousClock.Instant) {
+    /// Builds the notification an app posted through the freedesktop interface.
+    public init(id: UInt32, posted: PostedNotification, sender: String?, now: ContinuousClock.Instant) {
         self.id = id
-        appName = call.appName
-        content = FreedesktopMapping.content(of: call)
-        actions = call.actions
+        appName = posted.appName
+        content = FreedesktopMapping.content(of: posted)
+        actions = posted.actions
         self.sender = sender
-        resident = call.hints.resident
+        resident = posted.hints.resident
         acceptsReply =
-            call.hints.replyPlaceholder != nil || call.actions.contains { $0.key == FreedesktopMapping.inlineReplyKey }
-        expiresAt = FreedesktopMapping.expiry(milliseconds: call.expireTimeout, hints: call.hints).map { now + $0 }
+            posted.hints.replyPlaceholder != nil || posted.actions.contains { $0.key == FreedesktopMapping.inlineReplyKey }
+        expiresAt = FreedesktopMapping.expiry(milliseconds: posted.expireTimeout, hints: posted.hints).map { now + $0 }
         origin = .freedesktop
     }
 
@@ -51,8 +51,8 @@ public struct DeliveredNotification: Sendable, Hashable {
         appName = appID
         content = request.content
         actions =
-            [NotifyCall.Action(key: ResponseAction.defaultIdentifier, label: "Open")]
-            + (category?.actions.map { NotifyCall.Action(key: $0.identifier, label: $0.title) } ?? [])
+            [PostedNotification.Action(key: ResponseAction.defaultIdentifier, label: "Open")]
+            + (category?.actions.map { PostedNotification.Action(key: $0.identifier, label: $0.title) } ?? [])
         self.sender = sender
         resident = false
         let source = RichSource(

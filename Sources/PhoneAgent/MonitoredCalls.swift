@@ -12,7 +12,7 @@ public struct MonitoredCalls: Sendable {
     /// What was called: the method and the arguments the monitor needs once it is answered.
     public enum Call: Sendable, Hashable {
         /// `Notify`, decoded; the reply carries the id.
-        case notify(NotifyCall)
+        case notify(PostedNotification)
         /// `CloseNotification(id)`; an empty reply means the server accepted it.
         case close(id: UInt32)
     }

@@ -53,10 +53,10 @@ public struct NotificationCentre: Sendable {
 
     /// `Notify`: a new notification, or new content for the delivered one `call.replacesID`
     /// names. A `replaces_id` that is not delivered (any more) gets a new id, as the spec says.
-    public mutating func notify(_ call: NotifyCall, sender: String?, now: ContinuousClock.Instant) -> NotifyOutcome {
+    public mutating func notify(_ call: PostedNotification, sender: String?, now: ContinuousClock.Instant) -> NotifyOutcome {
         let replaced = call.replacesID != 0 && delivered.isFreedesktop(call.replacesID)
         let id = replaced ? call.replacesID : nextID()
-        let notification = DeliveredNotification(id: id, call: call, sender: sender, now: now)
+        let notification = DeliveredNotification(id: id, posted: call, sender: sender, now: now)
         delivered[id] = notification
         trim(notification)
         return NotifyOutcome(id: id, replaced: replaced, expiresAt: notification.expiresAt)
@@ -177,10 +177,10 @@ extension NotificationCentre {
     /// - Returns: `nil` when a notification of Relay's own API holds the id (that API's ids come from
     ///   the centre, the other server's do not, so they can meet); it is kept, and the call is not.
     public mutating func record(
-        _ call: NotifyCall, id: UInt32, sender: String?, now: ContinuousClock.Instant
+        _ call: PostedNotification, id: UInt32, sender: String?, now: ContinuousClock.Instant
     ) -> NotifyOutcome? {
         if let holder = delivered[id], holder.origin != .freedesktop { return nil }
-        let notification = DeliveredNotification(id: id, call: call, sender: sender, now: now)
+        let notification = DeliveredNotification(id: id, posted: call, sender: sender, now: now)
         let replaced = delivered.updateValue(notification, forKey: id) != nil
         // The other server keeps its own; this copy (and the wearable's) stays within the limits.
         trim(notification, announcing: false)

@@ -18,7 +18,7 @@ public enum FreedesktopMapping {
 
     /// The content of a `Notify` call: the summary as title, the body as plain text,
     /// urgency as interruption level, the sound unless suppressed or low urgency.
-    public static func content(of call: NotifyCall, categoryIdentifier: String = "") -> NotificationContent {
+    public static func content(of call: PostedNotification, categoryIdentifier: String = "") -> NotificationContent {
         let hints = call.hints
         let level: InterruptionLevel =
             switch hints.urgency {
@@ -43,7 +43,7 @@ public enum FreedesktopMapping {
     }
 
     /// The category a call's actions make, or `nil` when it has no buttons.
-    public static func category(of call: NotifyCall) -> NotificationCategory? {
+    public static func category(of call: PostedNotification) -> NotificationCategory? {
         category(actions: call.actions, replyPlaceholder: call.hints.replyPlaceholder)
     }
 
@@ -54,7 +54,7 @@ public enum FreedesktopMapping {
     /// `DeliveredNotification.actionKey(fromWire:)`). The identifier names the set of buttons,
     /// so that notifications with equal buttons share one category on the wire.
     public static func category(
-        actions: [NotifyCall.Action], replyPlaceholder: String?, acceptsReply: Bool = false
+        actions: [PostedNotification.Action], replyPlaceholder: String?, acceptsReply: Bool = false
     ) -> NotificationCategory? {
         let placeholder = (replyPlaceholder ?? "").truncated(toUTF8Bytes: ModelLimits.actionTextBytes)
         func reply(_ title: String) -> NotificationAction {

@@ -40,9 +40,9 @@ final class ImageIntake: Sendable {
     /// images taken in, on the image queue in turn. `refuse` answers a call that was still
     /// waiting when the agent began to stop.
     func handle(
-        _ call: NotifyCall, from sender: String, deliver: @escaping @Sendable (NotifyCall) -> Void,
+        _ call: PostedNotification, from sender: String, deliver: @escaping @Sendable (PostedNotification) -> Void,
         refuse: @escaping @Sendable () -> Void
-    ) -> NotifyCall? {
+    ) -> PostedNotification? {
         let hasImage = call.hints.imageData != nil || !(call.hints.imagePath ?? "").isEmpty
         // Most calls: no image and nothing of the sender's waiting, so delivered by the caller
         // without a closure to carry the call (only the bus thread queues, so the sender's calls

@@ -1,6 +1,7 @@
 import PhoneAgent
 import RelayDBus
 import RelayFreedesktop
+import RelayFreedesktopDBus
 
 /// What the monitor captured, message by message, into the centre (Docs/PHONE.md, monitor mode).
 extension NotificationMonitor {
@@ -23,7 +24,7 @@ extension NotificationMonitor {
         switch message.member {
         // Arguments the server will refuse anyway are not kept.
         case "Notify":
-            guard let notify = try? NotifyCall(arguments: message.arguments) else { return }
+            guard let notify = try? NotifyCall.decode(arguments: message.arguments) else { return }
             call = .notify(notify)
         case "CloseNotification":
             guard let id = Self.notificationID(message.arguments.first) else { return }

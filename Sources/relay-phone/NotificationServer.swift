@@ -2,6 +2,7 @@ import PhoneAgent
 import RelayCLI
 import RelayDBus
 import RelayFreedesktop
+import RelayFreedesktopDBus
 import Foundation
 import RelayStore
 import RelaySystem
@@ -174,7 +175,7 @@ final class NotificationServer: Sendable {
     private func notify(_ message: DBusMethodCall, _ arguments: inout DBusArgumentReader, _ reply: DBusPendingReply)
         throws(DBusError)
     {
-        var call = try NotifyCall(reading: &arguments)
+        var call = try NotifyCall.decode(reading: &arguments)
         let sender = message.sender
         if let images {
             // Images are read and reduced before the lock, and off this thread.
@@ -204,7 +205,7 @@ final class NotificationServer: Sendable {
     /// (`committingDeliveriesByRound`); one delivered later (its image taken in on the image
     /// queue) is handed on at once, with any the round has waiting, so that it never waits for
     /// a round that may itself wait for images.
-    private func deliver(_ call: NotifyCall, from sender: String?, _ reply: DBusPendingReply, withinDispatch: Bool) {
+    private func deliver(_ call: PostedNotification, from sender: String?, _ reply: DBusPendingReply, withinDispatch: Bool) {
         for note in call.notes { log("relay-phone: Notify from \(sender ?? "?") (\(call.appName)): \(note)") }
         let deferring = withinDispatch && roundUnderWay.load(ordering: .relaxed)
         state.withLock { state in
@@ -216,7 +217,7 @@ final class NotificationServer: Sendable {
 
     /// `Notify` in the centre, and its expiry timer; the change (and what it evicted) is for the
     /// caller to hand to the mirror.
-    private func notify(_ call: NotifyCall, from sender: String?, _ state: inout State) -> UInt32 {
+    private func notify(_ call: PostedNotification, from sender: String?, _ state: inout State) -> UInt32 {
         let outcome = state.centre.notify(call, sender: sender, now: .now)
         state.timers.removeValue(forKey: outcome.id)?.cancel()
         if let deadline = outcome.expiresAt { state.timers[outcome.id] = expiryTimer(until: deadline) }

@@ -15,7 +15,7 @@ import Testing
         "RelayNoise": .wire, "RelayWire": .wire, "RelayLink": .wire,
         "RelayTransport": .adapters, "RelayStore": .adapters, "RelayDBus": .adapters, "RelayDisplay": .adapters,
         "RelayText": .adapters, "RelayInput": .adapters, "RelayHaptics": .adapters, "RelayBluetooth": .adapters,
-        "RelayFreedesktop": .adapters, "RelayLockWatch": .adapters, "RelayControl": .adapters, "RelaySystem": .adapters,
+        "RelayFreedesktop": .adapters, "RelayFreedesktopDBus": .adapters, "RelayLockWatch": .adapters, "RelayControl": .adapters, "RelaySystem": .adapters,
         "RelayConfig": .adapters,
         "RelayLinkRuntime": .agents, "PhoneAgent": .agents, "WearableAgent": .agents, "WearableUI": .agents, "RelayConformance": .agents,
         "RelayCLI": .support, "RelayTestSupport": .support, "RelayFuzzing": .support,
@@ -72,6 +72,38 @@ import Testing
             }
         }
         return wrong
+    }
+
+    /// The agents decide; the bus is the executables' and the adapters' business. An agent that
+    /// could reach D-Bus would soon take bus types in its API (it once took `NotifyCall`).
+    @Test func theAgentsReachNoBus() async throws {
+        let targets = try await Self.package().targets
+        for agent in ["PhoneAgent", "WearableAgent", "WearableUI", "RelayLinkRuntime"] {
+            let reached = Self.reachable(from: agent, in: targets)
+            // Only the Swift layer: CDBus comes in through the one C shim every adapter shares.
+            #expect(!reached.contains("RelayDBus"), "\(agent) reaches RelayDBus")
+        }
+    }
+
+    @Test func theCheckSeesAModuleReachedThroughAnother() {
+        let targets = [
+            Target(name: "PhoneAgent", type: "library", path: "Sources/PhoneAgent", targetDependencies: ["RelayFreedesktop"]),
+            Target(name: "RelayFreedesktop", type: "library", path: "Sources/RelayFreedesktop", targetDependencies: ["RelayDBus"]),
+            Target(name: "RelayDBus", type: "library", path: "Sources/RelayDBus", targetDependencies: ["CDBus"]),
+        ]
+        #expect(Self.reachable(from: "PhoneAgent", in: targets) == ["RelayFreedesktop", "RelayDBus", "CDBus"])
+    }
+
+    /// Every target `name` depends on, directly or through others.
+    static func reachable(from name: String, in targets: [Target]) -> Set<String> {
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var reached: Set<String> = []
+        var waiting = byName[name]?.targetDependencies ?? []
+        while let next = waiting.popLast() {
+            guard reached.insert(next).inserted else { continue }
+            waiting += byName[next]?.targetDependencies ?? []
+        }
+        return reached
     }
 
     @Test func everyImportIsDeclared() async throws {

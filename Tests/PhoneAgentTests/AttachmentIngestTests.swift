@@ -110,7 +110,7 @@ struct AttachmentIngestTests {
             var hints = NotificationHints()
             hints.imageData = NotificationHints.ImageData(
                 width: 3, height: 2, rowStride: 16, hasAlpha: true, bitsPerSample: 8, channels: 4, data: pixels)
-            let call = ingest.takeImages(of: NotifyCall(appName: "Photos", summary: "New photo", hints: hints))
+            let call = ingest.takeImages(of: PostedNotification(appName: "Photos", summary: "New photo", hints: hints))
             let attachment = try #require(call.attachments?.first)
             #expect(attachment.identifier == FreedesktopMapping.imageIdentifier)
             let stored = try PNGFile.read(from: ingest.store.path(of: try #require(AttachmentDigest(url: attachment.url))))
@@ -120,7 +120,7 @@ struct AttachmentIngestTests {
 
             var broken = hints
             broken.imageData?.rowStride = 4
-            let refused = ingest.takeImages(of: NotifyCall(appName: "Photos", summary: "Broken", hints: broken))
+            let refused = ingest.takeImages(of: PostedNotification(appName: "Photos", summary: "Broken", hints: broken))
             #expect(refused.attachments == nil)
             #expect(refused.notes.contains { $0.contains("image-data") })
 
@@ -128,7 +128,7 @@ struct AttachmentIngestTests {
             try PNGFile.write(try Self.gradient(width: 10, height: 10), to: path)
             var pathHints = NotificationHints()
             pathHints.imagePath = path
-            let byPath = ingest.takeImages(of: NotifyCall(appName: "Photos", summary: "By path", hints: pathHints))
+            let byPath = ingest.takeImages(of: PostedNotification(appName: "Photos", summary: "By path", hints: pathHints))
             #expect(byPath.attachments?.first.flatMap { AttachmentDigest(url: $0.url) } != nil)
         }
     }

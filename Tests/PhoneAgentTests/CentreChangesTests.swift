@@ -13,8 +13,8 @@ import Testing
     let wall = Date(timeIntervalSince1970: 1_812_361_260)
     let utc = TimeZone(identifier: "UTC") ?? .gmt
 
-    private func call(_ summary: String, replacing id: UInt32 = 0) -> NotifyCall {
-        NotifyCall(appName: "calendar", replacesID: id, summary: summary, body: "", actions: [], hints: NotificationHints(), expireTimeout: -1)
+    private func call(_ summary: String, replacing id: UInt32 = 0) -> PostedNotification {
+        PostedNotification(appName: "calendar", replacesID: id, summary: summary, body: "", actions: [], hints: NotificationHints(), expireTimeout: -1)
     }
 
     /// The changes as text, one a line, for comparing.

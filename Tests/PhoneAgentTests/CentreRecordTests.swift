@@ -15,16 +15,16 @@ import Testing
         actions: [(String, String)] = [], hints: NotificationHints = NotificationHints(), timeout: Int32 = -1,
         sender: String? = ":1.42", attachments: [NotificationAttachment]? = nil
     ) -> CentreRecord {
-        var call = NotifyCall(
+        var call = PostedNotification(
             appName: appName, replacesID: 0, summary: summary, body: body,
-            actions: actions.map { NotifyCall.Action(key: $0.0, label: $0.1) }, hints: hints, expireTimeout: timeout)
+            actions: actions.map { PostedNotification.Action(key: $0.0, label: $0.1) }, hints: hints, expireTimeout: timeout)
         call.attachments = attachments
         var centre = NotificationCentre()
         let id = centre.notify(call, sender: sender, now: start).id
         guard let notification = centre.delivered[id] else {
             Issue.record("the centre lost notification \(id)")
             return CentreRecord(
-                DeliveredNotification(id: 0, call: call, sender: nil, now: start), deliveredAt: wall, now: (wall, start))
+                DeliveredNotification(id: 0, posted: call, sender: nil, now: start), deliveredAt: wall, now: (wall, start))
         }
         return CentreRecord(notification, deliveredAt: wall, now: (wall, start))
     }

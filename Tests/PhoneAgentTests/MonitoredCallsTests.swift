@@ -6,7 +6,7 @@ import Testing
 /// notification under the id another server gave it: values only, no bus.
 @Suite struct MonitoredCallsTests {
     private func notify(_ summary: String, replacing id: UInt32 = 0) -> MonitoredCalls.Call {
-        .notify(NotifyCall(appName: "chat", replacesID: id, summary: summary))
+        .notify(PostedNotification(appName: "chat", replacesID: id, summary: summary))
     }
 
     @Test func repliesOutOfOrderFindTheirOwnCalls() {
@@ -82,14 +82,14 @@ import Testing
     @Test func theCentreKeepsTheServersIDs() {
         let now = ContinuousClock.now
         var centre = NotificationCentre()
-        let first = centre.record(NotifyCall(appName: "chat", summary: "Hi"), id: 41, sender: ":1.4", now: now)
+        let first = centre.record(PostedNotification(appName: "chat", summary: "Hi"), id: 41, sender: ":1.4", now: now)
         #expect(first?.id == 41 && first?.replaced == false)
-        let again = centre.record(NotifyCall(appName: "chat", replacesID: 41, summary: "Hi again"), id: 41, sender: ":1.5", now: now)
+        let again = centre.record(PostedNotification(appName: "chat", replacesID: 41, summary: "Hi again"), id: 41, sender: ":1.5", now: now)
         #expect(again?.replaced == true)
         #expect(centre.list.map(\.id) == [41])
         #expect(centre.delivered[41]?.content.title == "Hi again" && centre.delivered[41]?.sender == ":1.5")
         // The centre's own ids are untouched: its next notification still starts at 1.
-        let own = centre.notify(NotifyCall(appName: "chat", summary: "Own"), sender: nil, now: now)
+        let own = centre.notify(PostedNotification(appName: "chat", summary: "Own"), sender: nil, now: now)
         #expect(own.id == 1)
         let closed = centre.close(41, reason: .expired)
         #expect(closed == [.closed(id: 41, reason: .expired)])
@@ -98,7 +98,7 @@ import Testing
 
     @Test func anIDClosedWhileItsNotifyWaitsIsNotKeptFromTheReply() throws {
         var calls = MonitoredCalls()
-        let notify = MonitoredCalls.Call.notify(NotifyCall(appName: "app", summary: "s"))
+        let notify = MonitoredCalls.Call.notify(PostedNotification(appName: "app", summary: "s"))
         // With no Notify waiting, a close cannot be about a reply to come.
         calls.closedBeforeAnswer(7)
         calls.called(notify, serial: 1, caller: ":1.4")

@@ -11,13 +11,13 @@ import Testing
     private func call(
         _ summary: String = "Meeting", replacing id: UInt32 = 0, actions: [(String, String)] = [],
         resident: Bool = false, replyPlaceholder: String? = nil, timeout: Int32 = -1
-    ) -> NotifyCall {
+    ) -> PostedNotification {
         var hints = NotificationHints()
         hints.resident = resident
         hints.replyPlaceholder = replyPlaceholder
-        return NotifyCall(
+        return PostedNotification(
             appName: "calendar", replacesID: id, summary: summary, body: "Join?",
-            actions: actions.map { NotifyCall.Action(key: $0.0, label: $0.1) }, hints: hints, expireTimeout: timeout)
+            actions: actions.map { PostedNotification.Action(key: $0.0, label: $0.1) }, hints: hints, expireTimeout: timeout)
     }
 
     @Test func aLongActionKeyCutOnTheWireIsFoundAgain() throws {

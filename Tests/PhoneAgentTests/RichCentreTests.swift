@@ -108,7 +108,7 @@ import Testing
         var centre = NotificationCentre()
         let id = try centre.post(request(), appID: Self.app, sender: ":1.7", now: now).id
         #expect(centre.close(id, reason: .closedByCall).isEmpty)
-        let call = NotifyCall(appName: "x", replacesID: id, summary: "Other", body: "", actions: [], hints: NotificationHints(), expireTimeout: -1)
+        let call = PostedNotification(appName: "x", replacesID: id, summary: "Other", body: "", actions: [], hints: NotificationHints(), expireTimeout: -1)
         let outcome = centre.notify(call, sender: ":1.9", now: .now)
         #expect(!outcome.replaced && outcome.id != id)
         #expect(centre.delivered[id]?.content.title == "Jane")

@@ -13,9 +13,9 @@ import Testing
     private func notify(_ centre: inout NotificationCentre, actions: [(String, String)] = [], reply: Bool = false) -> UInt32 {
         var hints = NotificationHints()
         hints.replyPlaceholder = reply ? "Reply" : nil
-        let call = NotifyCall(
+        let call = PostedNotification(
             appName: "chat", replacesID: 0, summary: "Jane", body: "Lunch?",
-            actions: actions.map { NotifyCall.Action(key: $0.0, label: $0.1) }, hints: hints, expireTimeout: -1)
+            actions: actions.map { PostedNotification.Action(key: $0.0, label: $0.1) }, hints: hints, expireTimeout: -1)
         return centre.notify(call, sender: ":1.7", now: start).id
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import RelayCore
 import RelayDBus
 import RelayFreedesktop
+import RelayFreedesktopDBus
 import Testing
 
 @Suite struct NotifyCallTests {
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func theMeetingInviteBecomesContentAndACategory() throws {
-        let call = try NotifyCall(arguments: arguments(hints: ["urgency": .byte(2), "desktop-entry": .string("org.example.Calendar")]))
+        let call = try NotifyCall.decode(arguments: arguments(hints: ["urgency": .byte(2), "desktop-entry": .string("org.example.Calendar")]))
         #expect(call.actions.map(\.key) == ["yes", "no"])
         let content = FreedesktopMapping.content(of: call, categoryIdentifier: "fd-1")
         #expect(content.title == "Meeting" && content.body == "Join?")
@@ -32,31 +33,31 @@ import Testing
     }
 
     @Test func theDefaultActionIsNoButtonAndInlineReplyAsksForText() throws {
-        let call = try NotifyCall(arguments: arguments(
+        let call = try NotifyCall.decode(arguments: arguments(
             actions: ["default", "Open", "inline-reply", "Reply"], hints: ["x-kde-reply-placeholder-text": .string("Message Anna")]))
         let category = try #require(FreedesktopMapping.category(of: call))
         #expect(category.actions.count == 1)
         #expect(category.actions[0].identifier == "inline-reply")
         #expect(category.actions[0].textInput?.placeholder == "Message Anna")
-        #expect(FreedesktopMapping.category(of: try NotifyCall(arguments: arguments(actions: ["default", "Open"]))) == nil)
+        #expect(FreedesktopMapping.category(of: try NotifyCall.decode(arguments: arguments(actions: ["default", "Open"]))) == nil)
     }
 
     @Test func wrongSignaturesAreInvalidArgs() {
         #expect {
-            _ = try NotifyCall(arguments: [.string("only one")])
+            _ = try NotifyCall.decode(arguments: [.string("only one")])
         } throws: { error in
             (error as? DBusError)?.name == .invalidArgs
         }
         var bad = arguments()
         bad[1] = .int32(5)
-        #expect(throws: DBusError.self) { try NotifyCall(arguments: bad) }
+        #expect(throws: DBusError.self) { try NotifyCall.decode(arguments: bad) }
     }
 
     @Test func hugeBodiesAndThousandsOfActionsAreClampedWithANote() throws {
         let megabyte = String(repeating: "ж", count: 512 * 1024)
         let actions = (0..<5000).flatMap { ["a\($0)", "Action \($0)"] }
-        let call = try NotifyCall(arguments: arguments(body: megabyte, actions: actions))
-        #expect(call.actions.count == NotifyCall.maximumActions)
+        let call = try NotifyCall.decode(arguments: arguments(body: megabyte, actions: actions))
+        #expect(call.actions.count == PostedNotification.maximumActions)
         #expect(call.notes.contains { $0.hasPrefix("body: 1048576 bytes clamped") })
         #expect(call.notes.contains { $0.hasPrefix("actions: 5000 sent") })
         let content = FreedesktopMapping.content(of: call)
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func oddActionsAndLaxHintTypesAreToleratedWithNotes() throws {
-        let call = try NotifyCall(arguments: arguments(
+        let call = try NotifyCall.decode(arguments: arguments(
             actions: ["yes", "Yes", "orphan"],
             hints: ["urgency": .int32(0), "suppress-sound": .int32(1), "category": .int32(3), "transient": .boolean(true)]))
         #expect(call.actions.count == 1)
@@ -87,22 +88,22 @@ import Testing
                 .array(elementSignature: .byte, elements: Array(repeating: .byte(0x7F), count: bytes)),
             ])
         }
-        let good = try NotifyCall(arguments: arguments(hints: ["image-data": image(width: 2, height: 2, stride: 8, bytes: 16)]))
+        let good = try NotifyCall.decode(arguments: arguments(hints: ["image-data": image(width: 2, height: 2, stride: 8, bytes: 16)]))
         #expect(good.hints.imageData?.width == 2)
-        let lying = try NotifyCall(arguments: arguments(hints: ["image-data": image(width: 100, height: 100, stride: 400, bytes: 16)]))
+        let lying = try NotifyCall.decode(arguments: arguments(hints: ["image-data": image(width: 100, height: 100, stride: 400, bytes: 16)]))
         #expect(lying.hints.imageData == nil)
         #expect(lying.notes.contains { $0.contains("does not match 16 bytes") })
-        let wrongShape = try NotifyCall(arguments: arguments(hints: ["image-data": .string("nope")]))
+        let wrongShape = try NotifyCall.decode(arguments: arguments(hints: ["image-data": .string("nope")]))
         #expect(wrongShape.hints.imageData == nil)
         // Numbers come as any integer type (or a string): a huge stride must not overflow.
-        let overflowing = try NotifyCall(arguments: arguments(hints: [
+        let overflowing = try NotifyCall.decode(arguments: arguments(hints: [
             "image-data": .structure([
                 .int32(1), .int32(3), .int64(.max), .boolean(true), .int32(8), .int32(4), .bytes(Array(repeating: 1, count: 16)),
             ])
         ]))
         #expect(overflowing.hints.imageData == nil)
         #expect(overflowing.notes.contains { $0.contains("does not match 16 bytes") })
-        let notBytes = try NotifyCall(arguments: arguments(hints: [
+        let notBytes = try NotifyCall.decode(arguments: arguments(hints: [
             "image-data": .structure([
                 .int32(1), .int32(1), .int32(4), .boolean(true), .int32(8), .int32(4),
                 .array(elementSignature: .byte, elements: [.byte(1), .byte(2), .int32(3), .byte(4)]),
@@ -113,16 +114,16 @@ import Testing
 
         // The specification's order decides which image counts: image-data, image_data,
         // image-path, image_path, icon_data; not the keys' sort order.
-        let both = try NotifyCall(arguments: arguments(hints: [
+        let both = try NotifyCall.decode(arguments: arguments(hints: [
             "image-data": image(width: 2, height: 2, stride: 8, bytes: 16), "image_data": image(width: 1, height: 1, stride: 4, bytes: 4),
             "image-path": .variant(.string("/a.png")), "image_path": .variant(.string("/b.png")),
         ]))
         #expect(both.hints.imageData?.width == 2 && both.hints.imagePath == "/a.png")
-        let icon = try NotifyCall(arguments: arguments(hints: [
+        let icon = try NotifyCall.decode(arguments: arguments(hints: [
             "icon_data": image(width: 1, height: 1, stride: 4, bytes: 4), "image_path": .variant(.string("/b.png")),
         ]))
         #expect(icon.hints.imageData == nil && icon.hints.imagePath == "/b.png", "a path outranks icon_data")
-        let onlyIcon = try NotifyCall(arguments: arguments(hints: ["icon_data": image(width: 1, height: 1, stride: 4, bytes: 4)]))
+        let onlyIcon = try NotifyCall.decode(arguments: arguments(hints: ["icon_data": image(width: 1, height: 1, stride: 4, bytes: 4)]))
         #expect(onlyIcon.hints.imageData?.width == 1)
     }
 

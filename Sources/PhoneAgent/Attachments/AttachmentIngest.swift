@@ -49,7 +49,7 @@ public struct AttachmentIngest: Sendable {
 
     /// A `Notify` call with its `image-data` or `image-path` taken into the store (`image-data`
     /// wins, as the specification orders them); what could not be taken in is noted on the call.
-    public func takeImages(of call: NotifyCall) -> NotifyCall {
+    public func takeImages(of call: PostedNotification) -> PostedNotification {
         var call = call
         if let raw = call.hints.imageData {
             guard
