@@ -53,6 +53,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
@@ -179,6 +180,7 @@ let package = Package(
                 "RelayCore", "RelaySystem", "RelayConfig", "RelayControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift),
         .executableTarget(
@@ -188,6 +190,7 @@ let package = Package(
                 "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDBus", "RelayFreedesktop", "RelayFreedesktopDBus", "RelayLockWatch",
                 "RelayLinkRuntime", "RelayStore", "RelaySystem", "RelayWire", "PhoneAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift, linkerSettings: agentLinking("relay-phone")),
         .executableTarget(
@@ -197,6 +200,7 @@ let package = Package(
                 "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDisplay", "RelayInput", "RelayText", "RelaySystem",
                 "RelayLinkRuntime", "RelayStore", "RelayTransport", "RelayWire", "WearableAgent", "WearableUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift, linkerSettings: agentLinking("relay-wearable")),
         .executableTarget(
@@ -314,6 +318,13 @@ let package = Package(
         .testTarget(
             name: "BluetoothEndToEndTests",
             dependencies: ["relayctl", "relay-phone", "relay-wearable", "RelayTestSupport", "RelayDBus"],
+            swiftSettings: strictSwift),
+        .testTarget(
+            name: "RelayCLITests",
+            dependencies: [
+                "RelayCLI", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strictSwift),
         .testTarget(name: "RelayDBusTests", dependencies: ["RelayDBus", "RelayTestSupport"], swiftSettings: strictSwift),
         .testTarget(

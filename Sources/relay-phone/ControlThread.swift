@@ -5,29 +5,17 @@ import RelayControl
 import RelaySystem
 import Synchronization
 
-/// Serves the control socket on a thread of its own until a stop signal (or a stop request),
-/// because `ControlListener` works with plain blocking system calls, which must not occupy the
-/// threads Swift's tasks (and so the D-Bus handlers) run on.
+/// Serves the control socket until the stop request (a stop signal, or a lost bus), on a thread
+/// of its own (`AgentServices.thread`), because `ControlListener` works with plain blocking
+/// system calls, which must not occupy the threads Swift's tasks (and so the D-Bus handlers) run on.
 enum ControlThread {
-    /// Runs the loop on a new thread and returns when it ends.
-    static func run(
-        listener: ControlListener, signals: ShutdownSignals, log: AgentLogSink,
-        handle: @escaping @Sendable (PhoneRequest) -> ControlResponse
-    ) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                loop(listener: listener, signals: signals, log: log, handle: handle)
-                done.resume()
-            }
-        }
-    }
-
-    private static func loop(
-        listener: ControlListener, signals: ShutdownSignals, log: AgentLogSink,
+    /// Serves connections until `stop` is requested; blocks the calling thread.
+    static func loop(
+        listener: ControlListener, stop: StopRequest, log: AgentLogSink,
         handle: @escaping @Sendable (PhoneRequest) -> ControlResponse
     ) {
         while true {
-            var polled = [signals.descriptor, listener.descriptor].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var polled = [stop.descriptor, listener.descriptor].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             do {
                 try SystemError.retrying("poll") { poll(&polled, nfds_t(polled.count), -1) }
             } catch {

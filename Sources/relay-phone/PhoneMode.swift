@@ -9,7 +9,7 @@ enum PhoneMode {
     /// The server's interface must be exported on `connection` already, so the first call after the
     /// name is taken finds it; in monitor mode it is withdrawn, as a monitor answers nobody.
     static func start(
-        on connection: DBusConnection, bus: DBusConnection.Bus, server: NotificationServer, signals: ShutdownSignals,
+        on connection: DBusConnection, bus: DBusConnection.Bus, server: NotificationServer, stop: StopRequest,
         log: AgentLogSink
     ) async throws -> NotificationMonitor? {
         // The owner can leave between the refusal and the question who it is: then try again.
@@ -19,7 +19,7 @@ enum PhoneMode {
                 return nil
             case .inQueue, .exists:
                 let monitor = try await NotificationMonitor.start(
-                    bus: bus, ordinary: connection, server: server, log: log, lost: { signals.requestStop() })
+                    bus: bus, ordinary: connection, server: server, log: log, lost: { stop.request() })
                 if let monitor {
                     connection.unexport(path: NotificationServer.path)
                     server.closeAtMonitoredServer.set { id in monitor.closeAtServer(id) }

@@ -8,6 +8,7 @@ import RelayLockWatch
 import RelayStore
 import RelaySystem
 import PhoneAgent
+import ServiceLifecycle
 
 /// `relay-phone`: the phone-side agent.
 @main
@@ -48,8 +49,8 @@ struct RelayPhone: AsyncParsableCommand {
         // says which and stops before it touches a socket or its state (PhoneBluetooth.swift).
         let bluetooth: PhoneBluetooth? = if settings.transport == .rfcomm { try await PhoneBluetooth.start(settings, log: log) } else { nil }
         settings.link.connector = bluetooth
-        // Signals and the socket first, before any thread exists: the listener's umask is process-wide.
-        let signals = try ShutdownSignals()
+        // The socket first, before any thread exists: the listener's umask is process-wide.
+        let stop = try StopRequest()
         let listener = try ControlListener.open(path: settings.controlSocket, access: settings.controlAccess)
         defer { listener.close() }
 
@@ -99,8 +100,6 @@ struct RelayPhone: AsyncParsableCommand {
                 "cannot write to the database in \(settings.stateDirectory.path) (\(error)); free space on its disk or fix its permissions, then start relay-phone again")
         }
         bluetooth?.follow(link)
-        let sweeping = Task { await AttachmentSweeper.run(server: server, store: link.attachments, log: log) }
-        defer { sweeping.cancel() }
         let rich = RichNotificationService(server: server, log: log)
         // Lock sources: logind on the system bus, screensavers on the bus served (the session
         // bus). Their first readings come before the name is taken: a locked phone must not
@@ -115,7 +114,7 @@ struct RelayPhone: AsyncParsableCommand {
         do {
             // Exported before the name is ours, so the first call after acquiring it finds the object.
             try connection.export([server.interface], at: NotificationServer.path)
-            monitor = try await PhoneMode.start(on: connection, bus: settings.bus, server: server, signals: signals, log: log)
+            monitor = try await PhoneMode.start(on: connection, bus: settings.bus, server: server, stop: stop, log: log)
             // Relay's own API (Docs/RICH-API.md), in either mode.
             try await rich.start(on: connection)
             // Before the link runs: a response it applies meanwhile would overtake them.
@@ -127,29 +126,35 @@ struct RelayPhone: AsyncParsableCommand {
             await connection.close()
             throw error
         }
-        let linking = Task { await link.run() }
-        defer { linking.cancel() }
-
-        let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
-        FileHandle.standardOutput.write(Data(ready.utf8))
-        // Under a Type=notify unit: started now, and D-Bus activation's waiters may call.
-        serviceManager.ready("serving \(NotificationServer.busName)")
-        // Start-up is over: its code need not stay resident (StartupPages.swift).
-        StartupPages.release()
-        // A lost bus stops the agent as a signal would, through the same clean path.
-        let watcher = Task {
-            _ = try? await connection.waitUntilDisconnected()
-            signals.requestStop()
-        }
         let control = PhoneControl(
             server: server, lock: lock, busName: connection.uniqueName, started: .now, monitor: monitor, link: link)
-        await ControlThread.run(listener: listener, signals: signals, log: log, handle: control.handle)
-        serviceManager.stopping()
-        watcher.cancel()
-        // The link stops before the bus closes: a response it applied afterwards would be
-        // acknowledged to the wearable while its signal could no longer reach the app.
-        linking.cancel()
-        await linking.value
+        let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
+        // The group stops its services in the reverse of this order: the control socket first,
+        // then the bus's watcher, then the link (before the bus closes below: a response it applied
+        // afterwards would be acknowledged to the wearable while its signal could no longer reach
+        // the app), then the sweeper.
+        try await AgentServices.run(
+            [
+                AgentServices.service("attachment sweeper") {
+                    await cancelWhenGracefulShutdown { await AttachmentSweeper.run(server: server, store: link.attachments, log: log) }
+                },
+                AgentServices.service("link") { await cancelWhenGracefulShutdown { await link.run() } },
+                // Returns when the bus goes away, which stops the group as a signal would.
+                AgentServices.service("bus watcher") {
+                    _ = try? await cancelWhenGracefulShutdown { try await connection.waitUntilDisconnected() }
+                },
+                AgentServices.thread("control", stop: stop) {
+                    // Printed only now that the group handles SIGTERM: whoever started the agent
+                    // may stop it as soon as it reads this line.
+                    FileHandle.standardOutput.write(Data(ready.utf8))
+                    // Under a Type=notify unit: started now, and D-Bus activation's waiters may call.
+                    serviceManager.ready("serving \(NotificationServer.busName)")
+                    // Start-up is over: its code need not stay resident (StartupPages.swift).
+                    StartupPages.release()
+                    ControlThread.loop(listener: listener, stop: stop, log: log, handle: control.handle)
+                    serviceManager.stopping()
+                },
+            ], logger: AgentLog.logger(label: "relay-phone"))
         await monitor?.stop()
         // Calls still waiting for their image are answered (refused) before the bus closes, and
         // the one being taken in reaches the centre first.

@@ -5,7 +5,7 @@ import RelayCore
 
 /// `relay-wearable`: the wearable-side agent.
 @main
-struct RelayWearable: ParsableCommand {
+struct RelayWearable: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay-wearable",
         abstract: "The wearable agent: shows the phone's notifications and sends back what you do.",
@@ -33,22 +33,31 @@ struct RelayWearable: ParsableCommand {
     @OptionGroup var agent: AgentOptions
     @OptionGroup var screen: WearableOptions
 
-    func run() throws {
+    func run() async throws {
         // The configuration before anything else: a mistake in it stops the agent (exit 1, the
         // file's line on standard error) before the screen or a socket is opened.
         let (transport, configuration, source) = try screen.resolve(agent: agent, environment: ProcessInfo.processInfo.environment)
         let log = AgentLogSink.standardError
         log("relay-wearable: " + source)
-        // Bluetooth before the screen and the sockets: without it the agent says what is missing
-        // (WearableBluetooth.swift).
-        let bluetooth: WearableBluetooth? =
-            if transport == .rfcomm {
-                try WearableBluetooth.check(adapter: configuration.bluetoothAdapter, channel: configuration.bluetoothChannel, log: log)
-            } else {
-                nil
-            }
-        defer { bluetooth?.stop() }
-        let runtime = try WearableRuntime(configuration: configuration, bluetooth: bluetooth)
-        try runtime.run()
+        // The screen's loop is the agent's one service: on a thread of its own (it blocks in
+        // `poll`, and its start-up waits for BlueZ through `Blocking`), it owns the framebuffer
+        // and the state machine, from opening them to removing the sockets.
+        let stop = try StopRequest()
+        try await AgentServices.run(
+            [
+                AgentServices.thread("screen", stop: stop) {
+                    // Bluetooth before the screen and the sockets: without it the agent says what
+                    // is missing (WearableBluetooth.swift).
+                    let bluetooth: WearableBluetooth? =
+                        if transport == .rfcomm {
+                            try WearableBluetooth.check(
+                                adapter: configuration.bluetoothAdapter, channel: configuration.bluetoothChannel, log: log)
+                        } else {
+                            nil
+                        }
+                    defer { bluetooth?.stop() }
+                    try WearableRuntime(configuration: configuration, bluetooth: bluetooth, stop: stop).run()
+                }
+            ], logger: AgentLog.logger(label: "relay-wearable"))
     }
 }

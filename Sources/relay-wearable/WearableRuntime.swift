@@ -16,14 +16,14 @@ import WearableAgent
 import WearableUI
 
 /// The runtime: one thread that owns the screen, polling the control socket, the keys, the stop
-/// signals and the clock. The phone reaches the link on a Unix socket (loopback) or through
+/// request (SIGINT, SIGTERM: `AgentServices`) and the clock. The phone reaches the link on a Unix socket (loopback) or through
 /// BlueZ (rfcomm, ``WearableBluetooth``).
 ///
 /// Everything that touches the framebuffer or the state machine happens here, on one thread,
 /// which is why neither needs to be `Sendable`.
 final class WearableRuntime {
     private let configuration: WearableConfiguration
-    private let signals: ShutdownSignals
+    private let stop: StopRequest
     private let listener: ControlListener
     private let framebuffer: Framebuffer
     private let display: WearableDisplay
@@ -48,11 +48,10 @@ final class WearableRuntime {
     /// Benchmarks only: when each notification reached the screen (`RELAY_PRESENT_TRACE`).
     private let trace = PresentTrace(environment: ProcessInfo.processInfo.environment)
 
-    init(configuration: WearableConfiguration, bluetooth: WearableBluetooth?) throws {
+    init(configuration: WearableConfiguration, bluetooth: WearableBluetooth?, stop: StopRequest) throws {
         self.configuration = configuration
         self.bluetooth = bluetooth
-        // Signals first, so a SIGTERM right after "ready" still takes the clean way out.
-        signals = try ShutdownSignals()
+        self.stop = stop
         framebuffer = try Self.openFramebuffer(configuration)
         let geometry = framebuffer.geometry
         let layout = ScreenLayout(geometry: geometry, typesetter: Typesetter(typeface: try Typeface(.installed())))
@@ -99,7 +98,7 @@ final class WearableRuntime {
         return try Framebuffer.openFile(path: configuration.framebuffer, geometry: configuration.geometry)
     }
 
-    /// Serves until SIGINT or SIGTERM, then removes the socket.
+    /// Serves until the stop request (SIGINT or SIGTERM), then removes the socket.
     func run() throws {
         defer { listener.close() }
         _ = machine.handle(link.initialEvents)
@@ -121,7 +120,7 @@ final class WearableRuntime {
         while true {
             // A device that went away (end of file) is no longer polled: it would be readable for ever.
             let keys = input.map { $0.isAtEnd ? [] : $0.descriptors } ?? []
-            let descriptors = [signals.descriptor, listener.descriptor, mailbox.wakeDescriptor] + keys
+            let descriptors = [stop.descriptor, listener.descriptor, mailbox.wakeDescriptor] + keys
             var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             try SystemError.retrying("poll") { poll(&polled, nfds_t(polled.count), Self.millisecondsToNextSecond()) }
             if polled[0].revents != 0 {

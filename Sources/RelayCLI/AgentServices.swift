@@ -1,0 +1,61 @@
+import Foundation
+import Glibc
+public import Logging
+public import ServiceLifecycle
+
+/// An agent's long-running parts, run as one swift-service-lifecycle `ServiceGroup`: SIGTERM and
+/// SIGINT shut the group down gracefully, each service in the reverse of the order given (the
+/// last one listed stops first, and the next only once it has returned); a service that returns
+/// on its own shuts the group down the same way, and one that throws cancels the rest and its
+/// error ends the agent. What must happen after every service has stopped (closing the bus,
+/// the last commit) follows ``run(_:logger:)`` in the agent's own code.
+public enum AgentServices {
+    /// Runs `services` until a stop signal, or until one of them returns or throws.
+    public static func run(_ services: [ServiceGroupConfiguration.ServiceConfiguration], logger: Logger) async throws {
+        // Dispatch's signal sources, which the group reads signals through, see a signal only
+        // once its default action is turned off. SIGHUP (a closed terminal, `kill -HUP`) must not
+        // end an agent that holds a link and a screen: it is ignored. The configuration is read
+        // once, at start; a restart applies a change (Docs/CONFIGURATION.md).
+        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_IGN) }
+        try await group(services, logger: logger).run()
+    }
+
+    /// The group ``run(_:logger:)`` runs, made without touching the process's signals (tests
+    /// stop it with `triggerGracefulShutdown()` or by a service's return).
+    public static func group(_ services: [ServiceGroupConfiguration.ServiceConfiguration], logger: Logger) -> ServiceGroup {
+        ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    }
+
+    /// A service made of an async closure that returns when the group shuts down (use
+    /// `cancelWhenGracefulShutdown` inside for work that ends on cancellation); its returning
+    /// on its own shuts the group down.
+    public static func service(
+        _ name: String, _ body: @escaping @Sendable () async throws -> Void
+    ) -> ServiceGroupConfiguration.ServiceConfiguration {
+        ServiceGroupConfiguration.ServiceConfiguration(
+            service: ClosureService(body), successTerminationBehavior: .gracefullyShutdownGroup, serviceName: name)
+    }
+
+    /// A service whose work is a blocking loop on a thread of its own, which must return once
+    /// `stop`'s descriptor is readable: the group's graceful shutdown (or cancellation) requests
+    /// it. Its returning on its own (`stop` requested by someone else) shuts the group down.
+    public static func thread(
+        _ name: String, stop: StopRequest, _ loop: @escaping @Sendable () throws -> Void
+    ) -> ServiceGroupConfiguration.ServiceConfiguration {
+        service(name) {
+            try await withTaskCancellationOrGracefulShutdownHandler {
+                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                    // A thread, not a task: the loop blocks in `poll`, which must not hold one of
+                    // the few threads Swift's tasks run on.
+                    let thread = Thread { done.resume(with: Result { try loop() }) }
+                    thread.name = name
+                    thread.start()
+                }
+            } onCancelOrGracefulShutdown: {
+                stop.request()
+            }
+        }
+    }
+}
