@@ -65,7 +65,11 @@ struct RelayPhone: AsyncParsableCommand {
         // fails leaves them ahead of it, with nothing to undo them. Stopping as a crash would is
         // the way back: the next start rebuilds from what is stored.
         link.committer.whenStorageFails { error in
-            log("relay-phone: could not store a change (\(error)); stopping, so that the next start works from what is stored. Check the state directory's disk (space, permissions) before restarting.", level: .critical)
+            let advice =
+                StorageFailure.isStorageFailure(error)
+                ? "Check the state directory's disk (space, permissions) before restarting."
+                : "The database refused it, which is a bug in relay-phone: please report it with this log."
+            log("relay-phone: could not store a change (\(error)); stopping, so that the next start works from what is stored. " + advice, level: .critical)
             serviceManager.stopping()
             Glibc.exit(EX_IOERR)
         }

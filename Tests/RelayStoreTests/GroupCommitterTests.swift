@@ -75,6 +75,22 @@ struct GroupCommitterTests {
         }
     }
 
+    @Test func aRefusedWriteThatMustLandIsHeardAsTheDisksFailureIs() throws {
+        try withCommitter { committer, database, _ in
+            let heard = Mutex<[String]>([])
+            committer.whenStorageFails { error in heard.withLock { $0.append("\(type(of: error))") } }
+            let refused = committer.submit(mustLand: true) { db in
+                try Self.insert(7)(db)
+                throw Refused()
+            }
+            #expect(throws: Refused.self) { try refused.waitBlocking() }
+            #expect(heard.withLock { $0 } == ["Refused"], "heard, although the disk did not fail")
+            #expect(try values(database).isEmpty, "its write undone")
+            try committer.submit(mustLand: true, Self.insert(8)).waitBlocking()
+            #expect(heard.withLock { $0 }.count == 1, "a job that lands is not heard of")
+        }
+    }
+
     @Test func jobsQueuedTogetherCommitInOneTransactionBeforeAnyCallback() throws {
         try withCommitter { committer, database, counter in
             let committed = Mutex<[Int]>([])

@@ -230,7 +230,9 @@ public final class MirrorCoordinator: Sendable {
         let logged = link.isPaired ? outcome.changes : []
         let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
         let (link, logger) = (self.link, self.logger)
-        return link.committer.submit { db in
+        // The mirror has moved to the new epoch and cannot go back: a failed write stops the
+        // phone (its storage-failure handler), so that the next start rebuilds from what is stored.
+        return link.committer.submit(mustLand: true) { db in
             // A new partner: the old one's cursors go in the same transaction as its mirrored
             // keys, so that a crash between them cannot leave an empty log over the old map.
             if newPartner { try PhoneSchema.forgetLink(db) }

@@ -22,6 +22,9 @@ public final class GroupCommitter: Sendable {
         let written: (@Sendable () -> Void)?
         let after: @Sendable () -> Void
         let ticket: CommitTicket
+        /// Whoever queued it has already moved its memory past it: any failure goes to the
+        /// failure handler, not only the storage's.
+        var mustLand = false
     }
 
     /// Jobs whose transaction has run, with each one's error, waiting for the sync (when
@@ -60,11 +63,14 @@ public final class GroupCommitter: Sendable {
 
     /// Queues `work` for the next transaction. `after` runs once it is committed and synced, in
     /// the order things were queued, and the ticket completes then; neither for a job that failed.
+    /// `mustLand`: the caller's memory already went past this write and cannot go back, so its
+    /// failure for any reason, not only the storage's, goes to ``whenStorageFails(_:)``'s handler.
     @discardableResult
     public func submit(
-        _ work: @escaping @Sendable (Database) throws -> Void, after: @escaping @Sendable () -> Void = {}
+        mustLand: Bool = false, _ work: @escaping @Sendable (Database) throws -> Void,
+        after: @escaping @Sendable () -> Void = {}
     ) -> CommitTicket {
-        enqueue(Job(work: work, written: nil, after: after, ticket: CommitTicket()))
+        enqueue(Job(work: work, written: nil, after: after, ticket: CommitTicket(), mustLand: mustLand))
     }
 
     /// The same, with `written` run once the job is committed but before it is synced: for
@@ -113,9 +119,10 @@ public final class GroupCommitter: Sendable {
     }
 
     /// Runs `handler` on the committer's thread for every job whose commit or sync failed
-    /// because the storage did (`StorageFailure`), before its ticket completes: for an owner
-    /// whose memory went ahead of the job and cannot go back, and so must not go on
-    /// (relay-phone stops). A job refused for what it held is only its ticket's failure.
+    /// because the storage did (`StorageFailure`), and for every failure of a job submitted
+    /// with `mustLand`, before its ticket completes: for an owner whose memory went ahead of
+    /// the job and cannot go back, and so must not go on (relay-phone stops). Any other job
+    /// refused for what it held is only its ticket's failure.
     public func whenStorageFails(_ handler: @escaping @Sendable (any Error) -> Void) {
         failureHandler.set(handler)
     }
@@ -191,7 +198,7 @@ public final class GroupCommitter: Sendable {
             for (job, failure) in zip(part.jobs, part.failures) {
                 let failure = failure ?? (part.synced ? nil : syncFailure)
                 if let failure {
-                    if StorageFailure.isStorageFailure(failure) { failureHandler.current?(failure) }
+                    if job.mustLand || StorageFailure.isStorageFailure(failure) { failureHandler.current?(failure) }
                 } else {
                     job.after()
                 }
