@@ -275,7 +275,11 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "PhoneAgentTests", dependencies: ["RelayCore", "RelayWire", "PhoneAgent", "RelayDisplay", "RelayStore", "RelayFreedesktop"],
+            name: "PhoneAgentTests",
+            dependencies: [
+                "RelayCore", "RelayWire", "PhoneAgent", "RelayDisplay", "RelayStore", "RelayFreedesktop",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift),
         .testTarget(name: "RelayFreedesktopTests", dependencies: ["RelayCore", "RelayDBus", "RelayFreedesktop", "RelayFreedesktopDBus"], swiftSettings: strictSwift),
         .testTarget(

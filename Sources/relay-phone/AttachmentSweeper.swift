@@ -15,8 +15,8 @@ enum AttachmentSweeper {
         var policy = AttachmentSweepPolicy(now: .now, written: store.filesWritten)
         while (try? await Task.sleep(for: look)) != nil {
             guard let spare = policy.sweep(now: .now, written: store.filesWritten) else { continue }
-            let inUse = server.state.withLock { state in
-                state.centre.list.flatMap(\.content.attachments) + state.centre.apps.pending.list().flatMap(\.request.content.attachments)
+            let inUse = server.coordinator.read { centre in
+                centre.list.flatMap(\.content.attachments) + centre.apps.pending.list().flatMap(\.request.content.attachments)
             }
             let removed = store.sweep(
                 keeping: Set(inUse.compactMap { AttachmentDigest(url: $0.url) }), modifiedBefore: Date().addingTimeInterval(-spare))

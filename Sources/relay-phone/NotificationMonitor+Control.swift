@@ -21,7 +21,7 @@ extension NotificationMonitor {
         case .invoke(let target, _), .reply(let target, _, _), .dismiss(let target): id = target
         case .status, .delivered, .lockOverride, .pair, .pairConfirm, .unpair, .reconnect: return nil
         }
-        guard server.delivered.contains(where: { $0.id == id && $0.origin == .freedesktop }) else { return nil }
+        guard server.coordinator.delivered.contains(where: { $0.id == id && $0.origin == .freedesktop }) else { return nil }
         return switch request {
         case .invoke, .reply:
             .failure(

@@ -100,7 +100,7 @@ extension NotificationMonitor {
     /// to the server now monitored, so they are dropped without signals, and their expiry timers
     /// go (in monitor mode the server times its own).
     func dropRestored() {
-        server.stop()
+        server.coordinator.stop()
         var dropped = 0
         silently { centre in
             let ids = centre.list.filter { $0.origin == .freedesktop }.map(\.id)

@@ -113,7 +113,7 @@ final class NotificationMonitor: Sendable {
     /// Changes the centre without emitting the signals it returns: the server they would repeat
     /// emits its own, and only it answers the apps.
     func silently(_ body: (inout NotificationCentre) -> Void) {
-        server.act { centre in
+        server.coordinator.act { centre in
             body(&centre)
             return []
         }

@@ -46,8 +46,8 @@ extension PhoneControl {
             // With Bluetooth, the wearable BlueZ connects to, not the unused loopback default.
             "peerEndpoint": .string((link.connector as? PhoneBluetooth)?.target ?? status.endpoint),
             "fingerprint": .string(status.ownFingerprint), "unacknowledged": .int(status.unacknowledged),
-            "mirrored": .int(server.mirror?.mirroredCount ?? 0), "connectionAttempts": .int(status.attempts),
-            "pending": .int(server.state.withLock { $0.centre.apps.pending.count }),
+            "mirrored": .int(server.coordinator.mirror?.mirroredCount ?? 0), "connectionAttempts": .int(status.attempts),
+            "pending": .int(server.coordinator.read { $0.apps.pending.count }),
         ]
         // Bluetooth: adapter, the wearable's address and name, bonded / trusted / connected, and the
         // RSSI with its source (HCI for the connected link, else BlueZ's property) or why HCI gave none.

@@ -19,7 +19,7 @@ struct PhoneControl: Sendable {
         if let monitor, let response = monitor.handle(request) { return response }
         return switch request {
         case .status: status()
-        case .delivered: .success(["notifications": .list(server.delivered.map(Self.entry))])
+        case .delivered: .success(["notifications": .list(server.coordinator.delivered.map(Self.entry))])
         case .invoke(let id, let action):
             act(on: id) { (centre: inout NotificationCentre) throws(CentreError) in try centre.invoke(id, action: action) }
         case .reply(let id, let text, let action):
@@ -60,7 +60,7 @@ struct PhoneControl: Sendable {
             "server": .string(NotificationServer.busName),
             "bus": .string(busName),
             "link": .string("out of range"),
-            "notifications": .int(server.delivered.count),
+            "notifications": .int(server.coordinator.delivered.count),
             "uptimeSeconds": .int(Int((ContinuousClock.now - started).components.seconds)),
         ]) { $1 }.merging(monitor?.statusValues ?? ["mode": .string("server")]) { $1 }.merging(linkValues) { $1 })
     }
@@ -70,7 +70,7 @@ struct PhoneControl: Sendable {
         on id: UInt32, _ operation: (inout NotificationCentre) throws(CentreError) -> [NotificationSignal]
     ) -> ControlResponse {
         do {
-            try server.act(operation)
+            try server.coordinator.act(operation)
         } catch {
             return .failure(error.description)
         }

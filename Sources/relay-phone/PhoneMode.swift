@@ -22,7 +22,7 @@ enum PhoneMode {
                     bus: bus, ordinary: connection, server: server, log: log, lost: { stop.request() })
                 if let monitor {
                     connection.unexport(path: NotificationServer.path)
-                    server.closeAtMonitoredServer.set { id in monitor.closeAtServer(id) }
+                    server.coordinator.closeAtMonitoredServer.set { id in monitor.closeAtServer(id) }
                     monitor.dropRestored()
                     return monitor
                 }

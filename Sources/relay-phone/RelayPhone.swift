@@ -89,13 +89,13 @@ struct RelayPhone: AsyncParsableCommand {
             restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked })
         // The `Notify` calls read from the bus at once are committed together, in one job and one sync.
         connection.aroundDispatch { round in server.committingDeliveriesByRound(round) }
-        link.attach(server)
+        link.attach(server.coordinator)
         let busID = try await connection.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: "GetId")
-        server.busID.withLock { $0 = (try? busID.decode(0, as: String.self)) ?? "" }
+        server.coordinator.busID.withLock { $0 = (try? busID.decode(0, as: String.self)) ?? "" }
         if lastRun == .mayHaveLostWrites {
             log("relay-phone: the last run did not stop before the machine restarted; a new log epoch replaces what the wearable holds")
-            try server.recoverFromLostWrites()
+            try server.coordinator.recoverFromLostWrites()
         }
         do {
             try link.database.write { db in try RunRecord.started(db, bootID: bootID) }
@@ -122,7 +122,7 @@ struct RelayPhone: AsyncParsableCommand {
             // Relay's own API (Docs/RICH-API.md), in either mode.
             try await rich.start(on: connection)
             // Before the link runs: a response it applies meanwhile would overtake them.
-            try server.emitStoredSignals(monitoring: monitor != nil)
+            try server.coordinator.emitStoredSignals(monitoring: monitor != nil)
         } catch {
             lockWatcher.stop()
             following.cancel()
@@ -163,7 +163,7 @@ struct RelayPhone: AsyncParsableCommand {
         // Calls still waiting for their image are answered (refused) before the bus closes, and
         // the one being taken in reaches the centre first.
         server.images?.stop()
-        server.stop()
+        server.coordinator.stop()
         rich.stop()
         lockWatcher.stop()
         following.cancel()

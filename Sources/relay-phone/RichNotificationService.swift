@@ -148,7 +148,7 @@ final class RichNotificationService: Sendable {
     /// Runs an operation under the server's lock; a ``RichError`` becomes the API's D-Bus error.
     private func act<Result>(_ body: (inout NotificationCentre) throws(RichError) -> Result) throws(DBusError) -> Result {
         do {
-            return try server.withCentre { (centre) throws(RichError) in ([], try body(&centre)) }
+            return try server.coordinator.withCentre { (centre) throws(RichError) in ([], try body(&centre)) }
         } catch {
             throw RichJSON.dbusError(error)
         }
@@ -156,12 +156,12 @@ final class RichNotificationService: Sendable {
 
     /// Reads the centre under the server's lock.
     private func read<Result>(_ body: (NotificationCentre) -> Result) -> Result {
-        server.withCentre { centre in ([], body(centre)) }
+        server.coordinator.withCentre { centre in ([], body(centre)) }
     }
 
     /// The scheduler's wake-up: delivers what is due and plans the next wake-up, under the lock.
     private static func fireDue(server: NotificationServer, scheduler: PendingScheduler, log: AgentLogSink) {
-        let fired = server.withCentre { centre in
+        let fired = server.coordinator.withCentre { centre in
             let fired = centre.fireDue(now: Date())
             scheduler.plan(centre.nextFireDate)
             return ([], fired)

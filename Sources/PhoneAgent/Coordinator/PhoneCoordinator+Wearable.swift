@@ -1,10 +1,9 @@
 import Foundation
-import PhoneAgent
 import enum RelayCore.ResponseAction
 import RelayStore
-import RelayWire
+public import RelayWire
 
-extension NotificationServer {
+extension PhoneCoordinator {
     /// What the centre held before an operation, to see what the operation changed; the
     /// notifications themselves are followed by the centre's journal, not copied.
     struct Snapshot {
@@ -43,7 +42,7 @@ extension NotificationServer {
     }
 }
 
-extension NotificationServer: PhoneLinkOwner {
+extension PhoneCoordinator: PhoneLinkOwner {
     /// A response from the wearable: the centre acts as for relayctl, the app gets its
     /// signal, and the entry's cursor commits with the resulting changes.
     ///
@@ -55,7 +54,7 @@ extension NotificationServer: PhoneLinkOwner {
     /// the response only once it is on disk, from the committer, in commit order among every
     /// other signal. The signals are stored with the entry and deleted once emitted: a crash in
     /// between emits them at the next start (`emitStoredSignals`).
-    func apply(seq: UInt64, event: Relay_V1_WearableEvent) throws {
+    public func apply(seq: UInt64, event: Relay_V1_WearableEvent) throws {
         guard let mirror else { return }
         let (ticket, atMonitoredServer) = try state.withLock {
             state throws -> (CommitTicket?, (@Sendable () -> Void)?) in
@@ -69,7 +68,7 @@ extension NotificationServer: PhoneLinkOwner {
                 // Alert reports are for the record only. One comes for every notification the
                 // wearable alerts for; a sync of its own for each would double the phone's.
                 if case .alerted(let alerted) = event.kind, !alerted.alerted {
-                    log("relay-phone: the wearable did not alert for \(alerted.notificationKey): \(alerted.reason)")
+                    effects.log(.info, "relay-phone: the wearable did not alert for \(alerted.notificationKey): \(alerted.reason)")
                 }
                 // The cursor moves by a write of its own only after the entry before it is on
                 // disk; while an overlapping connection's entry is still being committed, the
@@ -82,7 +81,7 @@ extension NotificationServer: PhoneLinkOwner {
             let id = mirror.centreID(answeredBy: response, in: state.centre)
             let closeThere = closeAtMonitoredServer.current
             let outcome = state.centre.apply(response, to: id, monitoring: closeThere != nil)
-            log("relay-phone: \(outcome)")
+            effects.log(.info, "relay-phone: \(outcome)")
             let signals = outcome.signals
             var atMonitoredServer: (@Sendable () -> Void)?
             if case .closeAtMonitoredServer(let id, _) = outcome, let closeThere { atMonitoredServer = { closeThere(id) } }
@@ -96,8 +95,8 @@ extension NotificationServer: PhoneLinkOwner {
             let committer = mirror.link.committer
             let ticket = mirrorChanges(
                 since: before, &state, signals: signals, by: .wearable(dismissed: dismissed), applying: seq, outbox: outbox,
-                then: { [self] in
-                    send(signals)
+                then: { [effects] in
+                    effects.emit(signals)
                     if let through = outbox.storedThrough {
                         committer.submit { db in try SignalOutboxTable.remove(db, through: through) }
                     }
@@ -116,21 +115,21 @@ extension NotificationServer: PhoneLinkOwner {
         if let name = mirror.scheduleName(ofKey: fired.scheduleKey) {
             adoption = state.centre.adoptOccurrence(
                 appID: name.appName, identifier: name.identifier, fireDate: WireTime.date(fired.fireDate), now: Date())
-            log("relay-phone: the wearable fired \(name.appName)/\(name.identifier) at \(fired.fireDate) while apart: \(adoption)")
+            effects.log(.info, "relay-phone: the wearable fired \(name.appName)/\(name.identifier) at \(fired.fireDate) while apart: \(adoption)")
         }
         let change = MirrorCoordinator.CentreChange.firedOnWearable(
             scheduleKey: fired.scheduleKey, fireDate: fired.fireDate, alerted: fired.alerted, withdraw: adoption == .withdrawn)
         return mirrorChanges(since: before, &state, signals: [], by: .phone, applying: seq, also: [change])
     }
 
-    func startNewEpoch(newPartner: Bool) throws {
+    public func startNewEpoch(newPartner: Bool) throws {
         try startNewEpoch(newPartner: newPartner, skippingKeys: false)
     }
 
     /// After a power cut that may have lost commits the wearable already had (`RunRecord`): a
     /// new epoch, whose snapshot replaces whatever the wearable holds, and keys that go on far
     /// past any it may hold. Runs before the link and the bus start.
-    func recoverFromLostWrites() throws {
+    public func recoverFromLostWrites() throws {
         try startNewEpoch(newPartner: false, skippingKeys: true)
     }
 
