@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: both agents in loopback mode on a private session bus, paired, the phone
-# locked, then the seed scenario played through real notifications, with the wearable's
+# The main job: both agents in loopback mode on a private session bus, paired; the phone
+# first as a board with no lock source (it mirrors), then unlocked and locked through
+# relayctl, then the seed scenario played through real notifications, with the wearable's
 # keys pressed through relayctl and screenshots of its screen left in demo-output/.
 # Everything it starts is stopped when it ends, also on Ctrl-C.
 set -euo pipefail
@@ -87,6 +88,24 @@ wait "$pairing"
 sed 's/^/   relayctl: /' "$run/pair.out"
 await link connected
 say "wearable: link $(field link) to $(field peer), partner key $(field partnerFingerprint)"
+
+step "A phone board with no screen: nothing says whether it is locked, so it mirrors everything"
+say "relayctl status --phone → lock: $(phone status | sed -n 's/^lock: //p')"
+doorbell=$(notify-send --print-id "Doorbell" "Someone is at the door")
+await notifications 1
+say "notify-send Doorbell → on the wearable: $(wearable notifications | head -n 1)"
+shot 01b-headless-doorbell
+phone dismiss "$doorbell" > /dev/null
+await notifications 0
+home
+
+step "A lock source decides once there is one: unlocked, a new notification stays on the phone"
+say "relayctl unlock → $(phone unlock)"
+kept=$(notify-send --print-id "Kept on the phone" "You are looking at the phone")
+for _ in $(seq 100); do grep -q "is not mirrored: the phone is unlocked" "$output/relay-phone.log" && break; sleep 0.1; done
+say "relay-phone's log: $(grep -o "notification [0-9]* from .* is not mirrored: the phone is unlocked[^;]*" "$output/relay-phone.log" | head -n 1)"
+say "wearable: $(field notifications) notification(s)"
+phone dismiss "$kept" > /dev/null
 
 step "The phone locks: from now on the wearable alerts"
 say "relayctl lock → $(phone lock)"

@@ -6,6 +6,9 @@ public enum LockSource: Sendable, Hashable, CustomStringConvertible {
     case screenSaver(String)
     /// The user's override from the control socket (`relayctl lock` / `unlock`).
     case manual
+    /// No source knows anything: a phone board with no screen and no session, which counts as
+    /// locked (``LockState/WithoutSource/headless``).
+    case headless
 
     /// `logind`, `manual`, or the screensaver's bus name: the form `status` and the log use.
     public var description: String {
@@ -13,6 +16,7 @@ public enum LockSource: Sendable, Hashable, CustomStringConvertible {
         case .logind: "logind"
         case .screenSaver(let name): name
         case .manual: "manual"
+        case .headless: "headless"
         }
     }
 }
@@ -31,7 +35,7 @@ public enum LockSourceUpdate: Sendable, Hashable {
 public struct LockChange: Sendable, Hashable, CustomStringConvertible {
     /// Whether the phone now counts as locked.
     public let locked: Bool
-    /// The source that decided it; `nil` when no source knows anything (unlocked by default).
+    /// The source that decided it; `nil` when no source knows anything and that counts as unlocked.
     public let source: LockSource?
 
     /// Creates a change; ``LockState/apply(_:)`` makes them, tests compare against them.
@@ -49,24 +53,39 @@ public struct LockChange: Sendable, Hashable, CustomStringConvertible {
 /// Whether the phone counts as locked, combined from its sources, as a value.
 ///
 /// The manual override wins; otherwise the phone is locked if logind's `LockedHint` or any
-/// screensaver says so. Sources that are absent or unknown are ignored, and with nothing known
-/// the phone counts as unlocked: mirroring is for a phone in the pocket, and a wrong "locked"
-/// would duplicate every notification onto the wrist while the user looks at the phone.
+/// screensaver says so, and unlocked if one of them knows it is not. Sources that are absent or
+/// unknown are ignored. With nothing known — no logind session on the seat, no screensaver —
+/// there is no screen to look at: the phone counts as locked (``WithoutSource/headless``, the
+/// default), as a phone board that only relays is meant to; ``WithoutSource/unlocked`` keeps the
+/// rule of a desktop, where a wrong "locked" would duplicate every notification onto the wrist
+/// while the user looks at the screen.
 public struct LockState: Sendable, Hashable {
+    /// What the phone counts as while no source knows anything.
+    public enum WithoutSource: Sendable, Hashable {
+        /// Locked: a phone with no screen mirrors everything (source ``LockSource/headless``).
+        case headless
+        /// Unlocked (no source): `when_unlocked` decides what reaches the wearable.
+        case unlocked
+    }
+
     /// logind's reading, `nil` when unknown.
     public private(set) var logind: Bool?
     /// Each known screensaver's reading; unknown ones are not kept.
     public private(set) var screenSavers: [String: Bool] = [:]
     /// The manual override, `nil` when automatic.
     public private(set) var manual: Bool?
+    /// What the phone counts as while no source knows anything.
+    public let withoutSource: WithoutSource
 
-    /// An automatic state with no source known yet (unlocked).
-    public init() {}
+    /// An automatic state with no source known yet.
+    public init(withoutSource: WithoutSource = .headless) {
+        self.withoutSource = withoutSource
+    }
 
     /// Whether the phone counts as locked.
     public var locked: Bool { decision.locked }
 
-    /// The source that decides ``locked`` now, `nil` when none knows anything.
+    /// The source that decides ``locked`` now; `nil` when none knows anything and that counts as unlocked.
     public var source: LockSource? { decision.source }
 
     /// Applies a reading; returns a change only when ``locked`` changes.
@@ -91,6 +110,7 @@ public struct LockState: Sendable, Hashable {
             return LockChange(locked: true, source: .screenSaver(active.key))
         }
         if logind != nil { return LockChange(locked: false, source: .logind) }
-        return LockChange(locked: false, source: savers.first.map { .screenSaver($0.key) })
+        if let saver = savers.first { return LockChange(locked: false, source: .screenSaver(saver.key)) }
+        return withoutSource == .headless ? LockChange(locked: true, source: .headless) : LockChange(locked: false, source: nil)
     }
 }

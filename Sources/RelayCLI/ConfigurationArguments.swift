@@ -6,5 +6,6 @@ public import RelayConfig
 
 extension TransportKind: ExpressibleByArgument {}
 extension UnlockedMirroring: ExpressibleByArgument {}
+extension LockFallback: ExpressibleByArgument {}
 extension PreviewVisibility: ExpressibleByArgument {}
 extension FramebufferFormat: ExpressibleByArgument {}

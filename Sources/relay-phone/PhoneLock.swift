@@ -9,14 +9,16 @@ import Synchronization
 /// thread) through one lock. Each effective change is logged while the lock is held, so the log
 /// shows changes in the order they happened; the mirror policy will take them from here.
 final class PhoneLock: Sendable {
-    private let state = Mutex(LockState())
+    private let state: Mutex<LockState>
     private let log: AgentLogSink
     /// Finishes once every watched source has given its first reading.
     private let (firstReadings, heardAll) = AsyncStream<Void>.makeStream()
 
-    /// A lock state with the manual override the last run left (`nil`: automatic).
-    init(override: Bool?, log: AgentLogSink) {
+    /// A lock state with the manual override the last run left (`nil`: automatic), counting as
+    /// `withoutSource` says while no source knows anything.
+    init(override: Bool?, withoutSource: LockState.WithoutSource, log: AgentLogSink) {
         self.log = log
+        state = Mutex(LockState(withoutSource: withoutSource))
         if override != nil { apply(.manual(override: override)) }
     }
 
@@ -63,12 +65,28 @@ final class PhoneLock: Sendable {
     /// Whether the phone counts as locked now.
     var isLocked: Bool { state.withLock { $0.locked } }
 
-    /// `locked` (1 or 0) and `lockSource` (`logind`, `manual`, a screensaver's bus name, or `none`),
-    /// as `status` and the lock commands answer.
+    /// `locked` (1 or 0), `lockSource` (`logind`, `manual`, a screensaver's bus name, `headless`,
+    /// or `none`) and `lock`, the two in words with what they mean for mirroring, as `status` and
+    /// the lock commands answer.
     var values: [String: ControlValue] {
         state.withLock { state in
-            ["locked": .int(state.locked ? 1 : 0), "lockSource": .string(state.source?.description ?? "none")]
+            [
+                "locked": .int(state.locked ? 1 : 0), "lockSource": .string(state.source?.description ?? "none"),
+                "lock": .string(Self.summary(state)),
+            ]
         }
+    }
+
+    /// `no screen (headless) — mirroring`, `unlocked (logind) — mirror.when_unlocked decides …`.
+    private static func summary(_ state: LockState) -> String {
+        let source: String =
+            switch state.source {
+            case .headless: "no screen (headless)"
+            case nil: "no source"
+            case let source?: source.description
+            }
+        let effect = state.locked ? "mirroring" : "mirror.when_unlocked decides what reaches the wearable"
+        return state.source == .headless ? "\(source) — \(effect)" : "\(state.locked ? "locked" : "unlocked") (\(source)) — \(effect)"
     }
 
     /// Connects to the system bus for logind, or says in one line why relay-phone runs without it.

@@ -29,6 +29,9 @@ struct PhoneOptions: ParsableArguments {
     @Option(name: .customLong("when-unlocked"), help: "Notifications arriving while the phone is unlocked: none (they stay on the phone) or silent (synced without alerting); default: none.")
     var whenUnlocked: UnlockedMirroring?
 
+    @Option(name: .customLong("without-lock-source"), help: "What the phone counts as while no lock source reports (no logind session, no screensaver): headless (locked: a board with no screen mirrors everything) or unlocked (--when-unlocked decides); default: headless.")
+    var withoutLockSource: LockFallback?
+
     @Option(name: .customLong("show-previews"), help: "Whether the wearable shows notifications' text: always or never (placeholders); when_unlocked acts as always; default: always.")
     var showPreviews: PreviewVisibility?
 
@@ -52,6 +55,7 @@ struct PhoneOptions: ParsableArguments {
         flags.set(Keys.deviceName, deviceName)
         flags.set(Keys.language, language)
         flags.set(Keys.whenUnlocked, whenUnlocked)
+        flags.set(Keys.withoutLockSource, withoutLockSource)
         flags.set(Keys.showPreviews, showPreviews)
         flags.set(Keys.bluetoothAdapter, adapter)
         flags.set(Keys.wearableAddress, wearableAddress)

@@ -33,6 +33,8 @@ struct PhoneSettings {
     var link: PhoneLink.Configuration
     /// What the wearable gets.
     var mirror: MirrorSettings
+    /// What the phone counts as while no lock source knows anything.
+    var withoutLockSource: LockState.WithoutSource
     /// Which file the settings came from, for the log.
     var source: String
     /// The Bluetooth adapter with the rfcomm transport, or `nil` for the first.
@@ -71,6 +73,7 @@ struct PhoneSettings {
                 // so hiding by the phone's lock state would hide every alert's text (Docs/CONFIGURATION.md).
                 hidePreviews: file.mirror.showPreviews == .never,
                 language: file.language ?? EnvironmentLanguage.tag(in: environment)),
+            withoutLockSource: file.mirror.withoutLockSource == .unlocked ? .unlocked : .headless,
             source: loaded.summary, bluetoothAdapter: file.bluetoothAdapter, wearableAddress: file.wearableAddress)
     }
 

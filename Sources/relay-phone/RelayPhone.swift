@@ -59,7 +59,7 @@ struct RelayPhone: AsyncParsableCommand {
         let link = try PhoneLink(
             directory: settings.stateDirectory, configuration: settings.link, logger: AgentLog.logger(label: "relay-phone"))
         // `relayctl lock` holds until `relayctl lock --auto`, also across restarts.
-        let lock = PhoneLock(override: try link.database.read(PhoneSchema.lockOverride), log: log)
+        let lock = PhoneLock(override: try link.database.read(PhoneSchema.lockOverride), withoutSource: settings.withoutLockSource, log: log)
         let mirror = try MirrorCoordinator(link: link, settings: settings.mirror, logger: AgentLog.logger(label: "relay-phone"))
         // The centre, the mirror and the keys move in memory before their commit; a disk that
         // fails leaves them ahead of it, with nothing to undo them. Stopping as a crash would is

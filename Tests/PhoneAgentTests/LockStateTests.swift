@@ -3,14 +3,28 @@ import Testing
 
 /// The lock state machine: which source decides, and when a change is an event.
 @Suite struct LockStateTests {
-    @Test func nothingKnownIsUnlockedWithoutASource() {
-        let state = LockState()
-        #expect(!state.locked)
-        #expect(state.source == nil)
+    @Test func nothingKnownIsHeadlessAndLockedUnlessConfiguredOtherwise() {
+        let headless = LockState()
+        #expect(headless.locked && headless.source == .headless)
+        let desktop = LockState(withoutSource: .unlocked)
+        #expect(!desktop.locked && desktop.source == nil)
+    }
+
+    @Test func aSourceThatAppearsDecidesAndOneThatGoesLeavesTheBoardHeadless() {
+        var state = LockState()
+        #expect(state.apply(.logind(locked: false)) == LockChange(locked: false, source: .logind))
+        #expect(state.apply(.logind(locked: true)) == LockChange(locked: true, source: .logind))
+        // Locked by logind, then logind gone: still locked, now as a board with no screen.
+        #expect(state.apply(.logind(locked: nil)) == nil)
+        #expect(state.source == .headless)
+        // A screensaver that is known and inactive means a screen someone may look at.
+        #expect(state.apply(.screenSaver("org.freedesktop.ScreenSaver", active: false)) == LockChange(locked: false, source: .screenSaver("org.freedesktop.ScreenSaver")))
+        #expect(state.apply(.screenSaver("org.freedesktop.ScreenSaver", active: nil)) == LockChange(locked: true, source: .headless))
+        #expect(LockChange(locked: true, source: .headless).description == "locked (headless)")
     }
 
     @Test func logindOrAnyScreenSaverLocks() {
-        var state = LockState()
+        var state = LockState(withoutSource: .unlocked)
         #expect(state.apply(.logind(locked: false)) == nil)
         #expect(state.source == .logind)
         #expect(state.apply(.screenSaver("org.gnome.ScreenSaver", active: true)) == LockChange(locked: true, source: .screenSaver("org.gnome.ScreenSaver")))
@@ -22,7 +36,7 @@ import Testing
     }
 
     @Test func theManualOverrideWinsUntilCleared() {
-        var state = LockState()
+        var state = LockState(withoutSource: .unlocked)
         #expect(state.apply(.logind(locked: true)) == LockChange(locked: true, source: .logind))
         #expect(state.apply(.manual(override: false)) == LockChange(locked: false, source: .manual))
         #expect(state.apply(.logind(locked: false)) == nil)
@@ -34,7 +48,7 @@ import Testing
     }
 
     @Test func unknownSourcesAreIgnored() {
-        var state = LockState()
+        var state = LockState(withoutSource: .unlocked)
         #expect(state.apply(.screenSaver("org.gnome.ScreenSaver", active: true))?.locked == true)
         // logind going away does not unlock a phone a screensaver still locks.
         #expect(state.apply(.logind(locked: nil)) == nil)

@@ -45,7 +45,9 @@ import Testing
             try await withDBusMock(["--system", "--template", "logind"], owning: Self.login1, on: system) { _ in
                 let client = try await system.connect()
                 try await Self.setLockedHint(true, of: try await Self.addSession(client), client)
-                try await withLockingPhone(systemBus: system.address) { _, socket in
+                // Counting as unlocked until a source reports, so that logind's first reading is
+                // seen to change the state (a headless phone counts as locked already).
+                try await withLockingPhone(systemBus: system.address, arguments: ["--without-lock-source", "unlocked"]) { _, socket in
                     let status = try await lockStatus(socket)
                     #expect(status == (1, "logind"))
                 } before: { startup in
@@ -56,15 +58,24 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func runsWithoutASystemBus() async throws {
+    @Test(.timeLimit(.minutes(1))) func runsWithoutASystemBusAsAHeadlessPhone() async throws {
         let missing = "unix:path=/nonexistent/relay-\(UUID().uuidString.prefix(8))"
         try await withLockingPhone(systemBus: missing) { _, socket in
-            let status = try await lockStatus(socket)
-            #expect(status == (0, "none"))
-            let locked = try await relayctl(["lock", "--control-socket", socket])
-            #expect(locked == (0, "locked (manual)"))
+            // No logind, no screensaver: a board with no screen, which counts as locked.
+            #expect(try await lockStatus(socket) == (1, "headless"))
+            let text = try await relayctl(["status", "--phone", "--control-socket", socket])
+            #expect(text.output.split(separator: "\n").contains("lock: no screen (headless) — mirroring"), "\(text.output)")
+            #expect(try await relayctl(["unlock", "--control-socket", socket]) == (0, "unlocked (manual)"))
+            #expect(try await relayctl(["lock", "--auto", "--control-socket", socket]) == (0, "locked (headless)"))
         } before: { startup in
             #expect(startup.contains { $0.hasPrefix("relay-phone: no system bus (\(missing): ") })
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aPhoneToldToCountAsUnlockedWithoutASourceDoesSo() async throws {
+        let missing = "unix:path=/nonexistent/relay-\(UUID().uuidString.prefix(8))"
+        try await withLockingPhone(systemBus: missing, arguments: ["--without-lock-source", "unlocked"]) { _, socket async throws in
+            #expect(try await lockStatus(socket) == (0, "none"))
         }
     }
 
@@ -87,7 +98,7 @@ import Testing
     /// Starts relay-phone on a private session bus with `--system-bus`, its log lines merged into
     /// its output; `before` sees the lines up to "ready:". Stops it with SIGTERM afterwards.
     private func withLockingPhone(
-        systemBus: String, _ body: (inout AsyncStream<String>.Iterator, String) async throws -> Void,
+        systemBus: String, arguments: [String] = [], _ body: (inout AsyncStream<String>.Iterator, String) async throws -> Void,
         before: ([String]) -> Void = { _ in }
     ) async throws {
         try await withPrivateBus { bus in
@@ -97,7 +108,8 @@ import Testing
             let socket = directory + "/phone.sock"
             let phone = try ChildProcess(
                 RelayCtlTests.binary("relay-phone").path,
-                ["--transport", "loopback", "--bus", bus.address, "--system-bus", systemBus, "--control-socket", socket, "--state-directory", socket + ".state", "--peer", socket + ".link"],
+                ["--transport", "loopback", "--bus", bus.address, "--system-bus", systemBus, "--control-socket", socket, "--state-directory", socket + ".state", "--peer", socket + ".link"]
+                    + arguments,
                 mergingStandardError: true)
             var lines = phone.lines.makeAsyncIterator()
             var startup: [String] = []

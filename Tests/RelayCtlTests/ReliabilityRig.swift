@@ -181,6 +181,11 @@ final class Rig: Sendable {
         return counts
     }
 
+    /// relay-phone's lines, over every life.
+    func phoneLines() -> [String] {
+        agents.withLock { $0.lives }.filter { $0.name == "relay-phone" }.flatMap { $0.lines.elements }
+    }
+
     /// Lines in which a link ended for a reason other than a drop or a kill: a protocol
     /// violation, a failure to persist (or another rule this side broke), a gap in a log.
     func linkFailures() -> [String] {

@@ -32,6 +32,8 @@ public final class MirrorCoordinator: Sendable {
     /// The wearable's entry last queued as applied, with the epoch of its log then, and the
     /// commit that stores it (set once queued).
     private let claimed = Mutex<(epoch: UInt64, through: UInt64, ticket: CommitTicket?)?>(nil)
+    /// Why the last new notification was kept from the wearable; `nil` once one was mirrored.
+    private let keptBack = Mutex<String?>(nil)
 
     /// Restores the mirror from the database.
     public init(link: PhoneLink, settings: MirrorSettings, logger: Logger) throws {
@@ -137,7 +139,7 @@ public final class MirrorCoordinator: Sendable {
                 case .posted(let item, let replaced, _):
                     paired
                         ? mirror.posted(item, replaced: replaced, locked: locked)
-                        : PhoneMirror.Outcome(decision: "not mirrored: no wearable is paired")
+                        : PhoneMirror.Outcome(decision: "not mirrored: no wearable is paired (relayctl pair pairs one)")
                 case .removed(let centreID, let reason):
                     mirror.removed(centreID: centreID, reason: reason)
                 case .scheduled(let item):
@@ -156,6 +158,7 @@ public final class MirrorCoordinator: Sendable {
             let epoch = (try? link.database.read { db in try LinkLogTables.state(db).peerEpoch }) ?? 0
             claimed.withLock { $0 = (epoch, seq, nil) }
         }
+        noteKeptBack(changes, outcomes)
         // One line per notification is for finding out why one did or did not reach the
         // wearable (RELAY_LOG=debug); at the default level it would cost more than the rest.
         for (change, outcome) in zip(changes, outcomes) {
@@ -195,6 +198,25 @@ public final class MirrorCoordinator: Sendable {
             : link.committer.submit(work, written: { link.send(entries.withLock { $0 }) }, after: { then?() })
         if let seq { claimed.withLock { if $0?.through == seq { $0?.ticket = ticket } } }
         return ticket
+    }
+
+    /// Says at the default level why a new notification does not reach the wearable: the first
+    /// one kept back for a reason, and again each time the reason changes or after one was
+    /// mirrored. Every one is logged at debug level (below); a line for each at the default level
+    /// would flood the log of a phone that is simply unpaired or in use, and cost as much as
+    /// storing the notification.
+    private func noteKeptBack(_ changes: [CentreChange], _ outcomes: [PhoneMirror.Outcome]) {
+        for (change, outcome) in zip(changes, outcomes) {
+            guard case .posted(let item, false, _) = change else { continue }
+            let reason = outcome.mirrored == nil && outcome.changes.isEmpty ? outcome.decision : nil
+            let isNew = keptBack.withLock { last in
+                defer { last = reason }
+                return reason != nil && reason != last
+            }
+            guard isNew, let reason else { continue }
+            logger.info(
+                "mirror: notification \(item.centreID) from \(item.appName) is \(reason); later ones kept back for the same reason are logged only with RELAY_LOG=debug")
+        }
     }
 
     /// The commit of the wearable's entry last claimed, while it is not yet done: an entry

@@ -106,7 +106,7 @@ public struct PhoneMirror: Sendable {
             return removed(centreID: item.centreID, reason: .withdrawn)
         }
         if existing == nil, !locked, settings.whenUnlocked == .none {
-            return Outcome(decision: "not mirrored: the phone is unlocked")
+            return Outcome(decision: "not mirrored: the phone is unlocked and mirror.when_unlocked is \"none\" (relayctl status --phone says which lock source decides)")
         }
         var outcome = Outcome(decision: "")
         let upsert = makeUpsert(item, existing: existing, into: &outcome)

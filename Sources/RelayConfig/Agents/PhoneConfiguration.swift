@@ -32,6 +32,8 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
     public struct MirrorSettings: Sendable, Hashable {
         /// What the wearable gets while the phone is unlocked.
         public var whenUnlocked: UnlockedMirroring
+        /// What the phone counts as while no lock source knows anything.
+        public var withoutLockSource: LockFallback
         /// When a notification's text is shown rather than its placeholder.
         public var showPreviews: PreviewVisibility
         /// Notifications posted while the wearable was away and younger than this still alert on reconnect.
@@ -91,6 +93,13 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
             "mirror.when_unlocked", default: .doNotMirror, flag: "--when-unlocked",
             "Notifications that arrive while the phone is unlocked: \"none\" keeps them on the phone, where you are looking "
                 + "(they never reach the wearable, not even once the phone locks); \"silent\" syncs them to it without alerting.")
+        /// `mirror.without_lock_source`.
+        public static let withoutLockSource: ConfigKey<LockFallback> = .choice(
+            "mirror.without_lock_source", default: .headless, flag: "--without-lock-source",
+            "What the phone counts as while nothing says whether it is locked (no logind session on the seat, no "
+                + "screensaver): \"headless\", a phone board with no screen, counts as locked and mirrors everything; "
+                + "\"unlocked\" counts as unlocked, so mirror.when_unlocked decides. Once logind or a screensaver reports, "
+                + "it decides.")
         /// `mirror.show_previews`.
         public static let showPreviews: ConfigKey<PreviewVisibility> = .choice(
             "mirror.show_previews", default: .always, flag: "--show-previews",
@@ -121,7 +130,10 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
                 keys: [Keys.bluetoothAdapter.erased, Keys.wearableAddress.erased]),
             ConfigSection(
                 "mirror", "What reaches the wearable, and how much of it.",
-                keys: [Keys.whenUnlocked.erased, Keys.showPreviews.erased, Keys.offlineAlertWindowSeconds.erased]),
+                keys: [
+                    Keys.whenUnlocked.erased, Keys.withoutLockSource.erased, Keys.showPreviews.erased,
+                    Keys.offlineAlertWindowSeconds.erased,
+                ]),
         ],
         checks: LinkSettings.checks)
 
@@ -140,7 +152,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         bluetoothAdapter = values[Keys.bluetoothAdapter].nonEmpty
         wearableAddress = values[Keys.wearableAddress].nonEmpty
         mirror = MirrorSettings(
-            whenUnlocked: values[Keys.whenUnlocked], showPreviews: values[Keys.showPreviews],
+            whenUnlocked: values[Keys.whenUnlocked], withoutLockSource: values[Keys.withoutLockSource], showPreviews: values[Keys.showPreviews],
             offlineAlertWindowSeconds: values[Keys.offlineAlertWindowSeconds])
     }
 }

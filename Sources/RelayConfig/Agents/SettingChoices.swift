@@ -15,6 +15,15 @@ public enum UnlockedMirroring: String, CaseIterable, Sendable {
     case silent
 }
 
+/// What the phone counts as while no lock source knows anything: no logind session on the
+/// seat, no screensaver on the bus.
+public enum LockFallback: String, CaseIterable, Sendable {
+    /// A phone board with no screen: it counts as locked, and everything reaches the wearable.
+    case headless
+    /// It counts as unlocked, and `mirror.when_unlocked` decides.
+    case unlocked
+}
+
 /// When a notification's text may be shown, as iOS's "Show Previews" offers.
 public enum PreviewVisibility: String, CaseIterable, Sendable {
     /// Always the full text.
