@@ -40,13 +40,30 @@ public final class Framebuffer {
         close(descriptor)
     }
 
+    /// Opens what `path` names: a framebuffer device (a character device), or else a file with
+    /// `fileGeometry`, created if missing. Under /dev only a device is used and nothing is
+    /// created: a missing panel there is an error that says so, not a new file in /dev.
+    public static func open(path: String, fileGeometry: FramebufferGeometry) throws(FramebufferError) -> Framebuffer {
+        var status = stat()
+        let exists = stat(path, &status) == 0
+        if exists, status.st_mode & S_IFMT == S_IFCHR { return try openDevice(path: path) }
+        guard path.hasPrefix("/dev/") else { return try openFile(path: path, geometry: fileGeometry) }
+        if exists { throw .notADevice(path: path) }
+        return try openDevice(path: path)
+    }
+
     /// Opens a framebuffer device, reads its geometry with `FBIOGET_VSCREENINFO` and
     /// `FBIOGET_FSCREENINFO`, and maps its memory.
     public static func openDevice(path: String) throws(FramebufferError) -> Framebuffer {
         let descriptor: Int32
         do {
-            descriptor = try SystemError.retrying("open(\(path))") { open(path, O_RDWR | O_CLOEXEC) }
-        } catch { throw .system(error) }
+            descriptor = try SystemError.retrying("open(\(path))") { Glibc.open(path, O_RDWR | O_CLOEXEC) }
+        } catch {
+            throw .cannotOpen(
+                DeviceError(
+                    role: "the panel", path: path, group: "video", listing: "ls /dev/fb*, cat /sys/class/graphics/fb*/name",
+                    cause: error))
+        }
         let geometry: FramebufferGeometry, fixed: FixedScreenInfo
         do throws(FramebufferError) {
             let info = try readScreenInfo(descriptor: descriptor, path: path)
@@ -70,7 +87,7 @@ public final class Framebuffer {
         let flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0)
         let descriptor: Int32
         do {
-            descriptor = try SystemError.retrying("open(\(path))") { open(path, flags, 0o600) }
+            descriptor = try SystemError.retrying("open(\(path))") { Glibc.open(path, flags, 0o600) }
         } catch { throw .system(error) }
         let required = geometry.requiredLength
         do throws(FramebufferError) {

@@ -3,6 +3,11 @@ public import RelaySystem
 public enum FramebufferError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A system call failed.
     case system(SystemError)
+    /// The device could not be opened: missing, or not the agent's to open.
+    case cannotOpen(DeviceError)
+    /// A path under /dev that is not a device (a regular file an earlier run or a typo made):
+    /// Relay draws only on a device there, and creates nothing.
+    case notADevice(path: String)
     /// The device's pixel layout is neither RGB565 nor XRGB8888.
     case unsupportedFormat(UnsupportedFormat)
     /// The device is not a packed-pixel true-colour framebuffer (planar, palette, text mode).
@@ -25,6 +30,12 @@ public enum FramebufferError: Error, Hashable, Sendable, CustomStringConvertible
         switch self {
         case .system(let error):
             return error.description
+        case .cannotOpen(let error):
+            return error.description
+        case .notADevice(let path):
+            return "\(path) is not a framebuffer device but a \(path.hasPrefix("/dev/") ? "file under /dev" : "file"): "
+                + "relay-wearable draws on a panel's device there and creates nothing; remove the file (sudo rm \(path)) "
+                + "and name the panel's device (ls /dev/fb*, cat /sys/class/graphics/fb*/name)"
         case .unsupportedFormat(let f):
             return "unsupported framebuffer format: \(f.bitsPerPixel) bits per pixel, red \(f.red), green \(f.green), "
                 + "blue \(f.blue), transparency \(f.transparency) (offset/length); Relay drives RGB565 "

@@ -18,15 +18,18 @@ public final class EvdevReader {
     private var interpreter: KeyEventInterpreter
     private let ownsDescriptors: Bool
 
-    /// Opens devices by path (read-only, close-on-exec).
-    public convenience init(paths: [String], keyMap: KeyMap = .standard, layout: InputEventLayout = .native) throws(SystemError) {
+    /// Opens devices by path (read-only, close-on-exec); one that cannot be opened is an error
+    /// that names the fix (the driver, the path, or group `input`).
+    public convenience init(paths: [String], keyMap: KeyMap = .standard, layout: InputEventLayout = .native) throws(DeviceError) {
         var descriptors: [Int32] = []
         for path in paths {
             do {
                 descriptors.append(try SystemError.retrying("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) })
             } catch {
                 descriptors.forEach { _ = close($0) }
-                throw error
+                throw DeviceError(
+                    role: "the key device", path: path, group: "input",
+                    listing: "ls -l /dev/input/by-path, cat /proc/bus/input/devices", cause: error)
             }
         }
         self.init(descriptors: descriptors, keyMap: keyMap, layout: layout, owning: true, names: paths)

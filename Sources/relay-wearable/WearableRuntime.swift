@@ -85,17 +85,14 @@ final class WearableRuntime {
         listener = try ControlListener.open(path: configuration.controlSocket, access: configuration.controlAccess)
     }
 
-    /// A character device is a real panel; anything else is a file with the given geometry.
+    /// A character device is a real panel; anything else outside /dev is a file with the given
+    /// geometry (`Framebuffer.open`).
     private static func openFramebuffer(_ configuration: WearableConfiguration) throws -> Framebuffer {
-        var status = stat()
-        if stat(configuration.framebuffer, &status) == 0, status.st_mode & S_IFMT == S_IFCHR {
-            return try Framebuffer.openDevice(path: configuration.framebuffer)
-        }
         if configuration.framebuffer.hasPrefix(configuration.runtimeDirectory + "/") {
             // The default file lives in the private runtime directory; make sure it exists.
             try ControlDirectory.prepare(configuration.runtimeDirectory, ownerUID: geteuid())
         }
-        return try Framebuffer.openFile(path: configuration.framebuffer, geometry: configuration.geometry)
+        return try Framebuffer.open(path: configuration.framebuffer, fileGeometry: configuration.geometry)
     }
 
     /// Serves until the stop request (SIGINT or SIGTERM), then removes the socket.

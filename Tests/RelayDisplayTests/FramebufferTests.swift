@@ -8,6 +8,25 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)-\(name)").path
     }
 
+    @Test func aMissingPanelUnderDevIsAnErrorAndNothingIsCreated() throws {
+        let path = "/dev/relay-test-fb-\(UUID().uuidString.prefix(8))"
+        let geometry = FramebufferGeometry(width: 4, height: 3, format: .rgb565)
+        let error = #expect(throws: FramebufferError.self) { try Framebuffer.open(path: path, fileGeometry: geometry) }
+        guard case .cannotOpen(let failure)? = error else {
+            Issue.record("not a device error: \(String(describing: error))")
+            return
+        }
+        #expect(failure.cause.code == ENOENT && failure.group == "video")
+        #expect(failure.description.hasPrefix("the panel \(path) does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing created under /dev")
+        // Outside /dev a missing path is the loopback file, made at its geometry.
+        let file = temporaryPath("fb")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(try Framebuffer.open(path: file, fileGeometry: geometry).geometry == geometry)
+        // A character device that is no framebuffer is refused too, by what its driver answers.
+        #expect(throws: FramebufferError.self) { try Framebuffer.open(path: "/dev/null", fileGeometry: geometry) }
+    }
+
     @Test func rgb565PixelsLandAtTheirStrideInLittleEndian() throws {
         let path = temporaryPath("fb")
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -88,7 +107,8 @@ import Testing
         let missing = #expect(throws: FramebufferError.self) {
             try Framebuffer.openDevice(path: "/nonexistent/fb9")
         }
-        #expect(missing?.description.hasPrefix("open(/nonexistent/fb9): No such file or directory") == true)
+        // The device's failure names the call inside a sentence that says what to do.
+        #expect(missing?.description.hasPrefix("the panel /nonexistent/fb9 does not exist (open(/nonexistent/fb9): No such file or directory") == true)
         #expect(throws: FramebufferError.self) {
             try Framebuffer.openFile(path: "/nonexistent/fb", geometry: FramebufferGeometry(width: 1, height: 1, format: .rgb565))
         }

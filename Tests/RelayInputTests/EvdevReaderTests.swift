@@ -50,8 +50,12 @@ import RelaySystem
     @Test func aPipeHasNoDeviceNameAndAMissingDeviceNamesTheCall() throws {
         let pipe = try EventPipe()
         #expect(EvdevReader.deviceName(of: pipe.readEnd) == nil)
-        let error = #expect(throws: SystemError.self) { try EvdevReader(paths: ["/nonexistent/event7"]) }
-        #expect(error?.code == ENOENT)
-        #expect(error?.description.hasPrefix("open(/nonexistent/event7): No such file or directory") == true)
+        let error = #expect(throws: DeviceError.self) { try EvdevReader(paths: ["/nonexistent/event7"]) }
+        #expect(error?.cause.code == ENOENT)
+        #expect(
+            error?.description
+                == "the key device /nonexistent/event7 does not exist (open(/nonexistent/event7): No such file or directory (errno 2)): "
+                + "its driver is not loaded, or it has another name (ls -l /dev/input/by-path, cat /proc/bus/input/devices; "
+                + "Hardware/README.md has the overlays)")
     }
 }

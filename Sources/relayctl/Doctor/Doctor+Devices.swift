@@ -27,7 +27,7 @@ extension Doctor {
             let device = try Framebuffer.openDevice(path: path)
             return .ok("framebuffer", check, "\(path): \(device.geometry) (driver \(device.driverName))")
         } catch {
-            if case .system(let failure) = error, failure.code == EACCES {
+            if case .cannotOpen(let failure) = error, failure.cause.code == EACCES {
                 // The service's account has the device's group; the person asking may not.
                 return .skipped(
                     "framebuffer", check,

@@ -1,0 +1,40 @@
+import Glibc
+
+/// A device node that could not be opened, said for the person who set the board up: what the
+/// device is for, and what fixes it — the driver or the path when it is missing, the group when
+/// the agent's user may not open it.
+public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What the device is: `the panel`, `the key device`.
+    public var role: String
+    /// The path that was opened.
+    public var path: String
+    /// The group whose members may open it (`video`, `input`).
+    public var group: String
+    /// Where to look for the right path: `ls /dev/fb*`.
+    public var listing: String
+    /// The failure itself.
+    public var cause: SystemError
+
+    /// A failure to open `path`, the device for `role`.
+    public init(role: String, path: String, group: String, listing: String, cause: SystemError) {
+        self.role = role
+        self.path = path
+        self.group = group
+        self.listing = listing
+        self.cause = cause
+    }
+
+    /// `the panel /dev/fb1 does not exist: …`, `may not open the key device …: add the user to group input …`.
+    public var description: String {
+        switch cause.code {
+        case ENOENT, ENODEV, ENXIO:
+            "\(role) \(path) does not exist (\(cause.description)): its driver is not loaded, or it has another name "
+                + "(\(listing); Hardware/README.md has the overlays)"
+        case EACCES, EPERM:
+            "relay-wearable may not open \(role) \(path) (\(cause.description)): add its user to group \(group) "
+                + "(sudo usermod -aG \(group) $USER, then log in again); the packaged service runs with that group"
+        default:
+            "cannot open \(role) \(path): \(cause.description)"
+        }
+    }
+}
