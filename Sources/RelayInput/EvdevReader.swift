@@ -18,13 +18,17 @@ public final class EvdevReader {
     private var interpreter: KeyEventInterpreter
     private let ownsDescriptors: Bool
 
-    /// Opens devices by path (read-only, close-on-exec); one that cannot be opened is an error
-    /// that names the fix (the driver, the path, or group `input`).
+    /// Opens devices by path (read-only, close-on-exec) and grabs each (`EVIOCGRAB`), so that
+    /// the keys that drive the wearable do not also type on its console; one that cannot be
+    /// opened or grabbed is an error that names the fix (the driver, the path, group `input`,
+    /// or the program that holds it).
     public convenience init(paths: [String], keyMap: KeyMap = .standard, layout: InputEventLayout = .native) throws(DeviceError) {
         var descriptors: [Int32] = []
         for path in paths {
             do {
-                descriptors.append(try SystemError.retrying("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) })
+                let descriptor = try SystemError.retrying("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) }
+                descriptors.append(descriptor)
+                try SystemError.retrying("ioctl(\(path), EVIOCGRAB)") { relay_evdev_grab(descriptor, 1) }
             } catch {
                 descriptors.forEach { _ = close($0) }
                 throw DeviceError(

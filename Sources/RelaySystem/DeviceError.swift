@@ -30,6 +30,10 @@ public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
         case ENOENT, ENODEV, ENXIO:
             "\(role) \(path) does not exist (\(cause.description)): its driver is not loaded, or it has another name "
                 + "(\(listing); Hardware/README.md has the overlays)"
+        case EBUSY:
+            "\(role) \(path) is held by another program (\(cause.description)): stop it (fuser -v \(path) names it)"
+        case ENOTTY, EINVAL:
+            "\(path) is not \(role) relay-wearable can use (\(cause.description)): name one of \(listing)"
         case EACCES, EPERM:
             "relay-wearable may not open \(role) \(path) (\(cause.description)): add its user to group \(group) "
                 + "(sudo usermod -aG \(group) $USER, then log in again); the packaged service runs with that group"

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import RelayInput
 import Testing
@@ -45,6 +46,15 @@ import RelaySystem
         #expect(try reader.read(timeoutMilliseconds: 1000).map(\.key) == [.select])
         #expect(reader.isAtEnd)
         #expect(try reader.read(timeoutMilliseconds: -1) == [])
+    }
+
+    @Test func aFileThatIsNoInputDeviceIsRefusedWhenGrabbed() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("relay-not-a-device-\(UUID().uuidString)").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = #expect(throws: DeviceError.self) { try EvdevReader(paths: [path]) }
+        #expect(error?.cause.code == ENOTTY && error?.cause.call == "ioctl(\(path), EVIOCGRAB)")
+        #expect(error?.description.hasPrefix("\(path) is not the key device relay-wearable can use") == true)
     }
 
     @Test func aPipeHasNoDeviceNameAndAMissingDeviceNamesTheCall() throws {

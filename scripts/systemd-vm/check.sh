@@ -11,6 +11,16 @@ failures=0
 ok() { echo "ok $1" | tee -a "$summary"; }
 fail() { echo "FAIL $1: $2" | tee -a "$summary"; failures=$((failures + 1)); }
 prop() { systemctl show -P "$1" "$unit"; }
+# Whether another reader may grab the keypad (EVIOCGRAB): it may not while relay-wearable holds it.
+keypad_free() {
+    python3 -c 'import fcntl, os, sys
+descriptor = os.open(sys.argv[1], os.O_RDONLY)
+try:
+    fcntl.ioctl(descriptor, 0x40044590, 1)  # EVIOCGRAB
+except OSError as error:
+    sys.exit(error.errno)
+fcntl.ioctl(descriptor, 0x40044590, 0)' "$KEYPAD"
+}
 until_true() {
     local deadline=$((SECONDS + $1)); shift
     until "$@" >/dev/null 2>&1; do ((SECONDS < deadline)) || return 1; sleep 0.5; done
@@ -35,6 +45,12 @@ if [ "$pid" != 0 ] && [ "$(stat -c %U /proc/"$pid")" = relay ]; then
     ok "runs as relay (groups: $(ps -o supgrp= -p "$pid"))"
 else
     fail account "main pid $pid not running as relay"
+fi
+keypad_free; grabbed=$?
+if [ "$grabbed" = 16 ]; then  # EBUSY
+    ok "keys: $KEYPAD grabbed by relay-wearable (EVIOCGRAB): the console does not see its presses"
+else
+    fail keys "another reader could grab $KEYPAD (status $grabbed): relay-wearable does not hold it"
 fi
 if [ "$(head -c $(( $(tr , "*" </sys/class/graphics/fb0/virtual_size) * $(cat /sys/class/graphics/fb0/bits_per_pixel) / 8 )) /dev/fb0 | tr -d '\0' | head -c 1 | wc -c)" = 1 ]; then
     ok "panel: /dev/fb0 drawn through DeviceAllow=char-fb (panel.png)"
@@ -71,6 +87,8 @@ fi
 timeout 60 systemctl stop "$unit"
 if [ "$(prop Result)" = success ] && [ "$(prop ExecMainStatus)" = 0 ]; then
     ok "stop: result success, exit status 0"
+    # The grab ends with the agent: the keypad is free again (which also shows the check above can pass).
+    keypad_free && ok "keys: $KEYPAD free again once it stopped" || fail keys "$KEYPAD still held after the stop"
 else
     fail stop "result $(prop Result), code $(prop ExecMainCode), status $(prop ExecMainStatus)"
 fi

@@ -56,7 +56,7 @@ mkdir -p /etc/relay
 useradd --no-create-home --groups relay member && useradd --no-create-home outsider || fail "useradd failed"
 
 install -m 0644 "$ROOT/scripts/systemd-vm/relay-check.service" "$ROOT/scripts/systemd-vm/relay-check.target" /etc/systemd/system/
-printf "CHECK=%s\nOUT=%s\n" "$ROOT/scripts/systemd-vm/check.sh" "$OUT" >/etc/relay-check.env
+printf "CHECK=%s\nOUT=%s\nKEYPAD=%s\n" "$ROOT/scripts/systemd-vm/check.sh" "$OUT" "$keypad" >/etc/relay-check.env
 # What a VM over a shared, read-only root does not need and would spend minutes on under TCG:
 # udev's coldplug (the two devices above are set up by hand), tmpfiles over the whole tree,
 # machine-id, random seed, binfmt, sysusers, timesyncd.

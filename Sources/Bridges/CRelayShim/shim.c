@@ -16,6 +16,10 @@ unsigned long relay_eviocgbit_key(size_t length) {
     return (unsigned long)EVIOCGBIT(EV_KEY, length);
 }
 
+int relay_evdev_grab(int fd, int grab) {
+    return ioctl(fd, EVIOCGRAB, grab);
+}
+
 int relay_clock_synchronised(long *estimated_error) {
     struct timex time = {0};
     int state = ntp_adjtime(&time);

@@ -18,6 +18,10 @@ unsigned long relay_eviocgname(size_t length);
 /// The EVIOCGBIT(EV_KEY, length) request code, which reads the key codes an input device has.
 unsigned long relay_eviocgbit_key(size_t length);
 
+/// EVIOCGRAB: with `grab` non-zero, this descriptor alone receives the device's events (the
+/// console and other readers no longer do); returns -1 and sets errno like ioctl itself.
+int relay_evdev_grab(int fd, int grab);
+
 /// Whether the kernel's clock is synchronised (ntp_adjtime(2), which Swift's Glibc module does
 /// not carry): 1 when it is, 0 when not (TIME_ERROR or STA_UNSYNC), -1 with errno set when the
 /// state cannot be read. `estimated_error` receives the kernel's estimate in microseconds.
