@@ -6,8 +6,9 @@ public enum LockSource: Sendable, Hashable, CustomStringConvertible {
     case screenSaver(String)
     /// The user's override from the control socket (`relayctl lock` / `unlock`).
     case manual
-    /// No source knows anything: a phone board with no screen and no session, which counts as
-    /// locked (``LockState/WithoutSource/headless``).
+    /// No screen that locks: logind's seat has no active session or a text console, and no
+    /// screensaver is known (or nothing was ever heard); a phone board that counts as locked
+    /// (``LockState/WithoutSource/headless``).
     case headless
 
     /// `logind`, `manual`, or the screensaver's bus name: the form `status` and the log use.
@@ -21,14 +22,23 @@ public enum LockSource: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One source's new reading; `nil` means the source is absent or does not know (and is then ignored).
+/// One source's new reading; `nil` means the source cannot say now (it went away, or it does
+/// not answer), and then what it said last stands.
 public enum LockSourceUpdate: Sendable, Hashable {
-    /// logind's `LockedHint` of the active session.
-    case logind(locked: Bool?)
+    /// What logind says of the seat's active session.
+    case logind(LogindSeat?)
     /// A screensaver's `GetActive` / `ActiveChanged`.
     case screenSaver(String, active: Bool?)
     /// The manual override; `nil` clears it (`relayctl lock --auto`).
     case manual(override: Bool?)
+}
+
+/// What logind says of the seat's active session, as far as locking goes.
+public enum LogindSeat: Sendable, Hashable {
+    /// A session whose screen can lock is active; its `LockedHint`.
+    case session(locked: Bool)
+    /// No screen that locks is in use: no session is active, or a text console is.
+    case noScreen
 }
 
 /// A change of the effective lock state: an event for the mirror policy.
@@ -53,8 +63,10 @@ public struct LockChange: Sendable, Hashable, CustomStringConvertible {
 /// Whether the phone counts as locked, combined from its sources, as a value.
 ///
 /// The manual override wins; otherwise the phone is locked if logind's `LockedHint` or any
-/// screensaver says so, and unlocked if one of them knows it is not. Sources that are absent or
-/// unknown are ignored. With nothing known — no logind session on the seat, no screensaver —
+/// screensaver says so, and unlocked if one of them knows it is not. A source that goes away
+/// or stops answering keeps its last reading: logind restarting, or the system bus lost, must
+/// not turn a desktop into a board. With no screen that locks — logind's seat has no active
+/// session or only a text console, and no screensaver is known, or nothing was ever heard —
 /// there is no screen to look at: the phone counts as locked (``WithoutSource/headless``, the
 /// default), as a phone board that only relays is meant to; ``WithoutSource/unlocked`` keeps the
 /// rule of a desktop, where a wrong "locked" would duplicate every notification onto the wrist
@@ -68,9 +80,9 @@ public struct LockState: Sendable, Hashable {
         case unlocked
     }
 
-    /// logind's reading, `nil` when unknown.
-    public private(set) var logind: Bool?
-    /// Each known screensaver's reading; unknown ones are not kept.
+    /// logind's last reading, `nil` when it never gave one.
+    public private(set) var logind: LogindSeat?
+    /// Each screensaver's last reading; ones never heard are not kept.
     public private(set) var screenSavers: [String: Bool] = [:]
     /// The manual override, `nil` when automatic.
     public private(set) var manual: Bool?
@@ -92,8 +104,9 @@ public struct LockState: Sendable, Hashable {
     public mutating func apply(_ update: LockSourceUpdate) -> LockChange? {
         let before = locked
         switch update {
-        case .logind(let locked): logind = locked
-        case .screenSaver(let name, let active): screenSavers[name] = active
+        case .logind(let seat?): logind = seat
+        case .screenSaver(let name, let active?): screenSavers[name] = active
+        case .logind(nil), .screenSaver(_, nil): break
         case .manual(let override): manual = override
         }
         let after = decision
@@ -104,12 +117,12 @@ public struct LockState: Sendable, Hashable {
     /// reported source does not depend on which reading arrived first.
     private var decision: LockChange {
         if let manual { return LockChange(locked: manual, source: .manual) }
-        if logind == true { return LockChange(locked: true, source: .logind) }
+        if logind == .session(locked: true) { return LockChange(locked: true, source: .logind) }
         let savers = screenSavers.sorted { $0.key < $1.key }
         if let active = savers.first(where: { $0.value }) {
             return LockChange(locked: true, source: .screenSaver(active.key))
         }
-        if logind != nil { return LockChange(locked: false, source: .logind) }
+        if logind == .session(locked: false) { return LockChange(locked: false, source: .logind) }
         if let saver = savers.first { return LockChange(locked: false, source: .screenSaver(saver.key)) }
         return withoutSource == .headless ? LockChange(locked: true, source: .headless) : LockChange(locked: false, source: nil)
     }

@@ -12,11 +12,12 @@ public import ServiceLifecycle
 public enum AgentServices {
     /// Runs `services` until a stop signal, or until one of them returns or throws.
     public static func run(_ services: [ServiceGroupConfiguration.ServiceConfiguration], logger: Logger) async throws {
-        // Dispatch's signal sources, which the group reads signals through, see a signal only
-        // once its default action is turned off. SIGHUP (a closed terminal, `kill -HUP`) must not
-        // end an agent that holds a link and a screen: it is ignored. The configuration is read
-        // once, at start; a restart applies a change (Docs/CONFIGURATION.md).
-        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_IGN) }
+        // SIGHUP (a closed terminal, `kill -HUP`) must not end an agent that holds a link and a
+        // screen: it is ignored. The configuration is read once, at start; a restart applies a
+        // change (Docs/CONFIGURATION.md). SIGINT and SIGTERM keep their default action until
+        // the group's signal sources take them over (on Linux, Dispatch installs its own
+        // handler): ignoring them first would lose one that arrives before then.
+        signal(SIGHUP, SIG_IGN)
         try await group(services, logger: logger).run()
     }
 
@@ -38,24 +39,30 @@ public enum AgentServices {
             service: ClosureService(body), successTerminationBehavior: .gracefullyShutdownGroup, serviceName: name)
     }
 
-    /// A service whose work is a blocking loop on a thread of its own, which must return once
-    /// `stop`'s descriptor is readable: the group's graceful shutdown (or cancellation) requests
-    /// it. Its returning on its own (`stop` requested by someone else) shuts the group down.
+    /// A service whose work is a blocking loop on a thread of its own (``onThread(_:stop:_:)``).
+    /// Its returning on its own (`stop` requested by someone else) shuts the group down.
     public static func thread(
         _ name: String, stop: StopRequest, _ loop: @escaping @Sendable () throws -> Void
     ) -> ServiceGroupConfiguration.ServiceConfiguration {
-        service(name) {
-            try await withTaskCancellationOrGracefulShutdownHandler {
-                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-                    // A thread, not a task: the loop blocks in `poll`, which must not hold one of
-                    // the few threads Swift's tasks run on.
-                    let thread = Thread { done.resume(with: Result { try loop() }) }
-                    thread.name = name
-                    thread.start()
-                }
-            } onCancelOrGracefulShutdown: {
-                stop.request()
+        service(name) { try await onThread(name, stop: stop, loop) }
+    }
+
+    /// Runs `loop`, a blocking loop that must return once `stop`'s descriptor is readable, on a
+    /// thread named `name`, and returns (or throws) when it does; the group's graceful shutdown
+    /// of the calling service, or its cancellation, requests `stop`.
+    public static func onThread(
+        _ name: String, stop: StopRequest, _ loop: @escaping @Sendable () throws -> Void
+    ) async throws {
+        try await withTaskCancellationOrGracefulShutdownHandler {
+            try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                // A thread, not a task: the loop blocks in `poll`, which must not hold one of
+                // the few threads Swift's tasks run on.
+                let thread = Thread { done.resume(with: Result { try loop() }) }
+                thread.name = name
+                thread.start()
             }
+        } onCancelOrGracefulShutdown: {
+            stop.request()
         }
     }
 }

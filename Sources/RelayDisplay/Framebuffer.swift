@@ -42,12 +42,13 @@ public final class Framebuffer {
 
     /// Opens what `path` names: a framebuffer device (a character device), or else a file with
     /// `fileGeometry`, created if missing. Under /dev only a device is used and nothing is
-    /// created: a missing panel there is an error that says so, not a new file in /dev.
+    /// created: a missing panel there is an error that says so, not a new file in /dev. The
+    /// shared-memory directories under it (/dev/shm) hold files like any other directory.
     public static func open(path: String, fileGeometry: FramebufferGeometry) throws(FramebufferError) -> Framebuffer {
         var status = stat()
         let exists = stat(path, &status) == 0
         if exists, status.st_mode & S_IFMT == S_IFCHR { return try openDevice(path: path) }
-        guard path.hasPrefix("/dev/") else { return try openFile(path: path, geometry: fileGeometry) }
+        guard path.hasPrefix("/dev/"), !path.hasPrefix("/dev/shm/") else { return try openFile(path: path, geometry: fileGeometry) }
         if exists { throw .notADevice(path: path) }
         return try openDevice(path: path)
     }

@@ -21,10 +21,16 @@ public final class EvdevReader {
     /// Opens devices by path (read-only, close-on-exec) and grabs each (`EVIOCGRAB`), so that
     /// the keys that drive the wearable do not also type on its console; one that cannot be
     /// opened or grabbed is an error that names the fix (the driver, the path, group `input`,
-    /// or the program that holds it).
+    /// or the program that holds it). A device named twice (two links to one node, as
+    /// /dev/input/by-path and by-id give) is opened once: a second grab would find it taken.
     public convenience init(paths: [String], keyMap: KeyMap = .standard, layout: InputEventLayout = .native) throws(DeviceError) {
         var descriptors: [Int32] = []
+        var opened: [String] = []
+        var seen = Set<String>()
         for path in paths {
+            let node = Self.resolved(path)
+            guard seen.insert(node).inserted else { continue }
+            opened.append(path)
             do {
                 let descriptor = try SystemError.retrying("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) }
                 descriptors.append(descriptor)
@@ -36,7 +42,15 @@ public final class EvdevReader {
                     listing: "ls -l /dev/input/by-path, cat /proc/bus/input/devices", cause: error)
             }
         }
-        self.init(descriptors: descriptors, keyMap: keyMap, layout: layout, owning: true, names: paths)
+        self.init(descriptors: descriptors, keyMap: keyMap, layout: layout, owning: true, names: opened)
+    }
+
+    /// The node `path` leads to after every symbolic link, or `path` itself when that cannot be
+    /// found (opening it then says why).
+    private static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// Reads from descriptors the caller keeps open and closes.

@@ -3,10 +3,11 @@ import Synchronization
 
 /// Watches the phone's lock sources on D-Bus and emits each source's new reading.
 ///
-/// logind on the system connection (the active session of a seat, its `LockedHint`), and
-/// `org.freedesktop.ScreenSaver` and `org.gnome.ScreenSaver` on the session connection. An absent
-/// service is reported as `nil` with one log line, and picked up when it appears. Each source
-/// reports only when its reading changes, starting with its first reading.
+/// logind on the system connection (the active session of a seat: its `LockedHint`, or that
+/// there is no screen that locks), and `org.freedesktop.ScreenSaver` and `org.gnome.ScreenSaver`
+/// on the session connection. An absent service is reported as `nil` with one log line, and
+/// picked up when it appears. Each source reports only when its reading changes, starting with
+/// its first reading.
 public final class LockWatcher: Sendable {
     /// The screensavers watched on the session bus: bus name (also the interface) and object path.
     public static let screenSavers: [(name: String, path: String)] = [
@@ -33,7 +34,7 @@ public final class LockWatcher: Sendable {
         var started: [Task<Void, Never>] = []
         if let system {
             let watch = LogindWatch(connection: system, seat: seat, log: log)
-            started.append(start { locked in .logind(locked: locked) } run: { await watch.run(report: $0) })
+            started.append(start { session in .logind(session) } run: { await watch.run(report: $0) })
         }
         if let session {
             for saver in Self.screenSavers {
@@ -54,13 +55,13 @@ public final class LockWatcher: Sendable {
     }
 
     /// Runs one watch in a task, passing on only readings that differ from the last one.
-    private func start(
-        _ reading: @escaping @Sendable (Bool?) -> LockReading,
-        run: @escaping @Sendable (@Sendable (Bool?) -> Void) async -> Void
+    private func start<Value: Sendable & Equatable>(
+        _ reading: @escaping @Sendable (Value?) -> LockReading,
+        run: @escaping @Sendable (@Sendable (Value?) -> Void) async -> Void
     ) -> Task<Void, Never> {
         let continuation = continuation
         return Task {
-            let last = Mutex<Bool??>(.none)
+            let last = Mutex<Value??>(.none)
             await run { value in
                 let changed = last.withLock { last in
                     defer { last = .some(value) }

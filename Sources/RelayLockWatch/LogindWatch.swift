@@ -1,10 +1,13 @@
 import RelayDBus
 
-/// Follows logind's `LockedHint` of the active session on one seat.
+/// Follows the active session on one seat: its `LockedHint`, or that no screen that locks is
+/// in use (no active session, or a text console; ``SeatSession``).
 ///
 /// The session is found through logind itself (`GetSeat`, then the seat's `ActiveSession`), never
 /// by building object paths, because session ids and their path escaping are logind's business.
-/// The seat's `PropertiesChanged` follows session switches; the session's follows `LockedHint`.
+/// The seat's `PropertiesChanged` follows session switches; the session's follows `LockedHint`
+/// and `Type` (which a session started on a console changes with `SetType` when it starts a
+/// graphical desktop).
 struct LogindWatch: Sendable {
     static let busName = "org.freedesktop.login1"
     static let managerPath = "/org/freedesktop/login1"
@@ -16,18 +19,39 @@ struct LogindWatch: Sendable {
     let seat: String
     let log: @Sendable (String) -> Void
 
-    /// What is known about logind; `locked` is the reading to report.
+    /// The session type of a text console, which has no lock screen.
+    static let textConsole = "tty"
+
+    /// What is known about logind; ``reading`` is what to report.
     private struct Tracker {
         var owner: String?
         var seatPath: String?
+        /// The active session's path; `nil` with ``noActiveSession`` when the seat has none.
         var sessionPath: String?
-        var locked: Bool?
+        var noActiveSession = false
+        var sessionType: String?
+        var lockedHint: Bool?
         /// The last problem logged, so a flapping service does not repeat the same line.
         var lastNote: String?
+
+        /// The seat's session as far as locking goes; `nil` while logind cannot say.
+        var reading: SeatSession? {
+            if noActiveSession { return .noScreen }
+            guard sessionPath != nil, let lockedHint else { return nil }
+            return sessionType == LogindWatch.textConsole && !lockedHint ? .noScreen : .lockable(locked: lockedHint)
+        }
+
+        /// Forgets the session (and whether there is one).
+        mutating func forgetSession() {
+            sessionPath = nil
+            noActiveSession = false
+            sessionType = nil
+            lockedHint = nil
+        }
     }
 
     /// Reports readings until the task is cancelled or the connection ends.
-    func run(report: @Sendable (Bool?) -> Void) async {
+    func run(report: @Sendable (SeatSession?) -> Void) async {
         let rules: [DBusMatchRule] = [
             .nameOwnerChanged(name: Self.busName),
             .propertiesChanged(sender: Self.busName),
@@ -46,7 +70,7 @@ struct LogindWatch: Sendable {
         var tracker = Tracker()
         tracker.owner = (try? await connection.nameOwner(of: Self.busName)) ?? nil
         await resync(&tracker)
-        report(tracker.locked)
+        report(tracker.reading)
         for await message in feed.messages {
             if let owner = SignalFeed.ownerChange(message, of: Self.busName) {
                 tracker.owner = owner
@@ -60,11 +84,11 @@ struct LogindWatch: Sendable {
             } else {
                 continue
             }
-            report(tracker.locked)
+            report(tracker.reading)
         }
         // The stream ends without cancellation only when the connection does.
         if !Task.isCancelled {
-            log("lock: lost the system bus; logind no longer counts")
+            log("lock: lost the system bus; logind's last reading stands until relay-phone restarts")
             report(nil)
         }
     }
@@ -72,10 +96,9 @@ struct LogindWatch: Sendable {
     /// Reads everything again: at start and whenever logind's owner changes.
     private func resync(_ tracker: inout Tracker) async {
         tracker.seatPath = nil
-        tracker.sessionPath = nil
-        tracker.locked = nil
+        tracker.forgetSession()
         guard tracker.owner != nil else {
-            note("lock: logind (\(Self.busName)) is not on the system bus; the other sources decide", &tracker)
+            note("lock: logind (\(Self.busName)) is not on the system bus; its last reading, if any, stands until it is back", &tracker)
             return
         }
         do {
@@ -99,8 +122,7 @@ struct LogindWatch: Sendable {
             let value = try await connection.property("ActiveSession", of: Self.seatInterface, at: seatPath, on: Self.busName)
             await switchSession(to: value, &tracker)
         } catch {
-            tracker.sessionPath = nil
-            tracker.locked = nil
+            tracker.forgetSession()
             note("lock: cannot read the active session of \(seat): \(error)", &tracker)
         }
     }
@@ -110,13 +132,22 @@ struct LogindWatch: Sendable {
         guard case .structure(let fields) = value, fields.count == 2, case .objectPath(let path) = fields[1],
             path.rawValue != "/"
         else {
-            tracker.sessionPath = nil
-            tracker.locked = nil
-            note("lock: no active session on \(seat)", &tracker)
+            tracker.forgetSession()
+            tracker.noActiveSession = true
+            note("lock: no active session on \(seat): no screen that locks", &tracker)
             return
         }
+        tracker.forgetSession()
         tracker.sessionPath = path.rawValue
+        await readSessionType(&tracker)
         await readLockedHint(&tracker)
+    }
+
+    /// The session's `Type`; one that cannot be read counts as a screen that locks.
+    private func readSessionType(_ tracker: inout Tracker) async {
+        guard let sessionPath = tracker.sessionPath else { return }
+        let value = try? await connection.property("Type", of: Self.sessionInterface, at: sessionPath, on: Self.busName)
+        if case .string(let type)? = value { tracker.sessionType = type } else { tracker.sessionType = nil }
     }
 
     private func readLockedHint(_ tracker: inout Tracker) async {
@@ -124,10 +155,10 @@ struct LogindWatch: Sendable {
         do {
             let value = try await connection.property("LockedHint", of: Self.sessionInterface, at: sessionPath, on: Self.busName)
             guard case .boolean(let locked) = value else { throw DBusError(.invalidArgs, "LockedHint is \(value)") }
-            tracker.locked = locked
+            tracker.lockedHint = locked
             tracker.lastNote = nil
         } catch {
-            tracker.locked = nil
+            tracker.lockedHint = nil
             note("lock: cannot read LockedHint of \(sessionPath): \(error)", &tracker)
         }
     }
@@ -145,9 +176,14 @@ struct LogindWatch: Sendable {
             }
         } else if path == tracker.sessionPath, change.interface == Self.sessionInterface {
             if case .boolean(let locked)? = change.changed["LockedHint"] {
-                tracker.locked = locked
+                tracker.lockedHint = locked
             } else if change.invalidated.contains("LockedHint") || change.changed["LockedHint"] != nil {
                 await readLockedHint(&tracker)
+            }
+            if case .string(let type)? = change.changed["Type"] {
+                tracker.sessionType = type
+            } else if change.invalidated.contains("Type") {
+                await readSessionType(&tracker)
             }
         }
     }

@@ -36,7 +36,7 @@ struct ScreenSaverWatch: Sendable {
             }
         }
         if !Task.isCancelled {
-            log("lock: lost the session bus; \(name) no longer counts")
+            log("lock: lost the session bus; \(name)'s last reading stands")
             report(nil)
         }
     }
@@ -44,7 +44,7 @@ struct ScreenSaverWatch: Sendable {
     /// The current state by `GetActive`, or `nil` (with a log line) when the service is absent.
     private func read(owner: String?) async -> Bool? {
         guard owner != nil else {
-            log("lock: \(name) is not on the session bus; it counts when it appears")
+            log("lock: \(name) is not on the session bus; its last reading, if any, stands until it is back")
             return nil
         }
         do {

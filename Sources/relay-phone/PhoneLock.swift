@@ -36,8 +36,8 @@ final class PhoneLock: Sendable {
             if watcher.sourceCount == 0 { heardAll.finish() }
             for await reading in watcher.readings {
                 switch reading {
-                case .logind(let locked):
-                    apply(.logind(locked: locked))
+                case .logind(let session):
+                    apply(.logind(session.map(Self.seat)))
                     heard.insert(LockSource.logind.description)
                 case .screenSaver(let name, let active):
                     apply(.screenSaver(name, active: active))
@@ -62,6 +62,14 @@ final class PhoneLock: Sendable {
         return await firstReadings.first { _ in true } == nil
     }
 
+    /// The watcher's reading of logind's seat as the lock state takes it.
+    private static func seat(_ session: SeatSession) -> LogindSeat {
+        switch session {
+        case .lockable(let locked): .session(locked: locked)
+        case .noScreen: .noScreen
+        }
+    }
+
     /// Whether the phone counts as locked now.
     var isLocked: Bool { state.withLock { $0.locked } }
 
@@ -77,7 +85,10 @@ final class PhoneLock: Sendable {
         }
     }
 
-    /// `no screen (headless) — mirroring`, `unlocked (logind) — mirror.when_unlocked decides …`.
+    /// The state in words, with what it means for mirroring: `no screen (headless) — mirroring`,
+    /// `unlocked (logind) — mirror.when_unlocked decides …`.
+    var summary: String { state.withLock { Self.summary($0) } }
+
     private static func summary(_ state: LockState) -> String {
         let source: String =
             switch state.source {

@@ -29,7 +29,7 @@ struct PhoneOptions: ParsableArguments {
     @Option(name: .customLong("when-unlocked"), help: "Notifications arriving while the phone is unlocked: none (they stay on the phone) or silent (synced without alerting); default: none.")
     var whenUnlocked: UnlockedMirroring?
 
-    @Option(name: .customLong("without-lock-source"), help: "What the phone counts as while no lock source reports (no logind session, no screensaver): headless (locked: a board with no screen mirrors everything) or unlocked (--when-unlocked decides); default: headless.")
+    @Option(name: .customLong("without-lock-source"), help: "What the phone counts as while it has no screen that locks (no graphical session on the seat, no screensaver): headless (locked: a board with no screen mirrors everything) or unlocked (--when-unlocked decides); default: headless.")
     var withoutLockSource: LockFallback?
 
     @Option(name: .customLong("show-previews"), help: "Whether the wearable shows notifications' text: always or never (placeholders); when_unlocked acts as always; default: always.")

@@ -114,6 +114,8 @@ struct RelayPhone: AsyncParsableCommand {
         if await !lock.waitForFirstReadings(within: .seconds(3)) {
             log("relay-phone: the lock sources did not answer within 3 s; until they do, the phone counts as \(lock.isLocked ? "locked" : "unlocked")")
         }
+        // Changes are logged as they come; the state they change from is said once here.
+        log("relay-phone: lock state at start: " + lock.summary)
         let monitor: NotificationMonitor?
         do {
             // Exported before the name is ours, so the first call after acquiring it finds the object.
@@ -137,28 +139,39 @@ struct RelayPhone: AsyncParsableCommand {
         // then the bus's watcher, then the link (before the bus closes below: a response it applied
         // afterwards would be acknowledged to the wearable while its signal could no longer reach
         // the app), then the sweeper.
-        try await AgentServices.run(
-            [
-                AgentServices.service("attachment sweeper") {
-                    await cancelWhenGracefulShutdown { await AttachmentSweeper.run(server: server, store: link.attachments, log: log) }
-                },
-                AgentServices.service("link") { await cancelWhenGracefulShutdown { await link.run() } },
-                // Returns when the bus goes away, which stops the group as a signal would.
-                AgentServices.service("bus watcher") {
-                    _ = try? await cancelWhenGracefulShutdown { try await connection.waitUntilDisconnected() }
-                },
-                AgentServices.thread("control", stop: stop) {
-                    // Printed only now that the group handles SIGTERM: whoever started the agent
-                    // may stop it as soon as it reads this line.
-                    FileHandle.standardOutput.write(Data(ready.utf8))
-                    // Under a Type=notify unit: started now, and D-Bus activation's waiters may call.
-                    serviceManager.ready("serving \(NotificationServer.busName)")
-                    // Start-up is over: its code need not stay resident (StartupPages.swift).
-                    StartupPages.release()
-                    ControlThread.loop(listener: listener, stop: stop, log: log, handle: control.handle)
-                    serviceManager.stopping()
-                },
-            ], logger: AgentLog.logger(label: "relay-phone"))
+        // What follows the group runs however it ended: a service that failed must not leave the
+        // clean stop unrecorded, the bus open or a commit unwritten.
+        var failure: (any Error)?
+        do {
+            try await AgentServices.run(
+                [
+                    AgentServices.service("attachment sweeper") {
+                        await cancelWhenGracefulShutdown { await AttachmentSweeper.run(server: server, store: link.attachments, log: log) }
+                    },
+                    AgentServices.service("link") { await cancelWhenGracefulShutdown { await link.run() } },
+                    // The bus going away stops the agent as a signal would: the control thread, which
+                    // the group stops first, returns, and the group shuts down in its order. The watcher
+                    // then waits for its turn (returning before it would be an unexpected end).
+                    AgentServices.service("bus watcher") {
+                        _ = try? await cancelWhenGracefulShutdown { try await connection.waitUntilDisconnected() }
+                        stop.request()
+                        try? await gracefulShutdown()
+                    },
+                    AgentServices.thread("control", stop: stop) {
+                        // Printed only now that the group handles SIGTERM: whoever started the agent
+                        // may stop it as soon as it reads this line.
+                        FileHandle.standardOutput.write(Data(ready.utf8))
+                        // Under a Type=notify unit: started now, and D-Bus activation's waiters may call.
+                        serviceManager.ready("serving \(NotificationServer.busName)")
+                        // Start-up is over: its code need not stay resident (StartupPages.swift).
+                        StartupPages.release()
+                        ControlThread.loop(listener: listener, stop: stop, log: log, handle: control.handle)
+                        serviceManager.stopping()
+                    },
+                ], logger: AgentLog.logger(label: "relay-phone"))
+        } catch {
+            failure = error
+        }
         await monitor?.stop()
         // Calls still waiting for their image are answered (refused) before the bus closes, and
         // the one being taken in reaches the centre first.
@@ -177,6 +190,7 @@ struct RelayPhone: AsyncParsableCommand {
         }
         link.committer.stop()
         link.detach()
+        if let failure { throw failure }
         if lost { throw PhoneError("the bus went away; relay-phone stopped") }
         log("relay-phone: stopping on signal")
     }

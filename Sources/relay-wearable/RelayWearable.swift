@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RelayCLI
 import RelayCore
+import ServiceLifecycle
 
 /// `relay-wearable`: the wearable-side agent.
 @main
@@ -39,24 +40,32 @@ struct RelayWearable: AsyncParsableCommand {
         let (transport, configuration, source) = try screen.resolve(agent: agent, environment: ProcessInfo.processInfo.environment)
         let log = AgentLogSink.standardError
         log("relay-wearable: " + source)
-        // The screen's loop is the agent's one service: on a thread of its own (it blocks in
-        // `poll`, and its start-up waits for BlueZ through `Blocking`), it owns the framebuffer
-        // and the state machine, from opening them to removing the sockets.
+        // The screen's loop is the agent's one service, on a thread of its own (it blocks in
+        // `poll`) that owns the framebuffer and the state machine, from opening them to removing
+        // the sockets. Bluetooth comes before it: without it the agent says what is missing
+        // (WearableBluetooth.swift), and while it waits for an adapter a stop signal ends it.
         let stop = try StopRequest()
         try await AgentServices.run(
             [
-                AgentServices.thread("screen", stop: stop) {
-                    // Bluetooth before the screen and the sockets: without it the agent says what
-                    // is missing (WearableBluetooth.swift).
-                    let bluetooth: WearableBluetooth? =
-                        if transport == .rfcomm {
-                            try WearableBluetooth.check(
-                                adapter: configuration.bluetoothAdapter, channel: configuration.bluetoothChannel, log: log)
-                        } else {
-                            nil
-                        }
-                    defer { bluetooth?.stop() }
-                    try WearableRuntime(configuration: configuration, bluetooth: bluetooth, stop: stop).run()
+                AgentServices.service("screen") {
+                    let bluetooth: WearableBluetooth?
+                    do {
+                        bluetooth =
+                            if transport == .rfcomm {
+                                try await cancelWhenGracefulShutdown {
+                                    try await WearableBluetooth.check(
+                                        adapter: configuration.bluetoothAdapter, channel: configuration.bluetoothChannel, log: log)
+                                }
+                            } else {
+                                nil
+                            }
+                    } catch is CancellationError {
+                        return
+                    }
+                    try await AgentServices.onThread("screen", stop: stop) {
+                        defer { bluetooth?.stop() }
+                        try WearableRuntime(configuration: configuration, bluetooth: bluetooth, stop: stop).run()
+                    }
                 }
             ], logger: AgentLog.logger(label: "relay-wearable"))
     }

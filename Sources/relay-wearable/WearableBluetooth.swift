@@ -55,26 +55,28 @@ final class WearableBluetooth: Sendable {
     /// Connects to the system bus and finds the adapter, before the agent opens anything else;
     /// waits (saying so once) while bluetoothd or the adapter is not there yet, and throws what
     /// is missing and how to run without Bluetooth when it cannot come (no system bus, no
-    /// Bluetooth in the kernel).
-    static func check(adapter: String?, channel: UInt16, log: AgentLogSink) throws -> WearableBluetooth {
-        try Blocking.run {
-            let connection: DBusConnection
-            do {
-                connection = try await BluetoothProblem.connectSystemBus()
-            } catch {
-                throw WearableBluetoothError(description: "relay-wearable: \(error)")
+    /// Bluetooth in the kernel). Cancelled while it waits (the agent told to stop), it leaves
+    /// the bus and throws `CancellationError`.
+    static func check(adapter: String?, channel: UInt16, log: AgentLogSink) async throws -> WearableBluetooth {
+        let connection: DBusConnection
+        do {
+            connection = try await BluetoothProblem.connectSystemBus()
+        } catch {
+            throw WearableBluetoothError(description: "relay-wearable: \(error)")
+        }
+        let client = BlueZClient(connection: connection)
+        do {
+            let (found, _) = try await BluetoothProblem.waitForAdapter(named: adapter, client: client) { problem in
+                log("relay-wearable: bluetooth: \(problem); waiting for it")
             }
-            let client = BlueZClient(connection: connection)
-            do {
-                let (found, _) = try await BluetoothProblem.waitForAdapter(named: adapter, client: client) { problem in
-                    log("relay-wearable: bluetooth: \(problem); waiting for it")
-                }
-                if !found.powered { log("relay-wearable: bluetooth: \(BluetoothProblem.adapterOff(found.name))") }
-                return WearableBluetooth(client: client, adapter: found, channel: channel, log: log)
-            } catch {
-                await connection.close()
-                throw WearableBluetoothError(description: "relay-wearable: \(error)")
-            }
+            if !found.powered { log("relay-wearable: bluetooth: \(BluetoothProblem.adapterOff(found.name))") }
+            return WearableBluetooth(client: client, adapter: found, channel: channel, log: log)
+        } catch is CancellationError {
+            await connection.close()
+            throw CancellationError()
+        } catch {
+            await connection.close()
+            throw WearableBluetoothError(description: "relay-wearable: \(error)")
         }
     }
 

@@ -175,6 +175,11 @@ import Testing
                 let running = try rig.startPhone()
                 defer { Task { await running.stop() } }
                 #expect(await running.lines.wait { $0.contains { $0.contains("bluetoothd reports no adapter") && $0.hasSuffix("waiting for it") } })
+                // So does the wearable, and SIGTERM (systemctl stop) ends that wait cleanly.
+                let waiting = try rig.startWearable()
+                #expect(await waiting.lines.wait { $0.contains { $0.contains("bluetoothd reports no adapter") && $0.hasSuffix("waiting for it") } })
+                await waiting.stop()
+                #expect(await waiting.process.wait() == 0, "\(waiting.lines.elements.suffix(5))")
                 // An adapter, but no wearable in range: relayctl gives up after --timeout.
                 try await rig.mock("AddRelayAdapter", ["hci0", "relay-test"])
                 _ = try await running.ready()

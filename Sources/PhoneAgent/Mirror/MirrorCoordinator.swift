@@ -204,10 +204,11 @@ public final class MirrorCoordinator: Sendable {
     /// one kept back for a reason, and again each time the reason changes or after one was
     /// mirrored. Every one is logged at debug level (below); a line for each at the default level
     /// would flood the log of a phone that is simply unpaired or in use, and cost as much as
-    /// storing the notification.
+    /// storing the notification. Silent notifications are never mirrored, by design, and leave
+    /// the reason last said as it was.
     private func noteKeptBack(_ changes: [CentreChange], _ outcomes: [PhoneMirror.Outcome]) {
         for (change, outcome) in zip(changes, outcomes) {
-            guard case .posted(let item, false, _) = change else { continue }
+            guard case .posted(let item, false, _) = change, !item.isSilent else { continue }
             let reason = outcome.mirrored == nil && outcome.changes.isEmpty ? outcome.decision : nil
             let isNew = keptBack.withLock { last in
                 defer { last = reason }

@@ -96,10 +96,10 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         /// `mirror.without_lock_source`.
         public static let withoutLockSource: ConfigKey<LockFallback> = .choice(
             "mirror.without_lock_source", default: .headless, flag: "--without-lock-source",
-            "What the phone counts as while nothing says whether it is locked (no logind session on the seat, no "
-                + "screensaver): \"headless\", a phone board with no screen, counts as locked and mirrors everything; "
-                + "\"unlocked\" counts as unlocked, so mirror.when_unlocked decides. Once logind or a screensaver reports, "
-                + "it decides.")
+            "What the phone counts as while it has no screen that locks (no session, or only a text console, active on "
+                + "logind's seat, and no screensaver): \"headless\", a phone board with no screen, counts as locked and "
+                + "mirrors everything; \"unlocked\" counts as unlocked, so mirror.when_unlocked decides. A graphical session's "
+                + "lock or a screensaver decides whenever there is one.")
         /// `mirror.show_previews`.
         public static let showPreviews: ConfigKey<PreviewVisibility> = .choice(
             "mirror.show_previews", default: .always, flag: "--show-previews",
