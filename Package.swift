@@ -138,7 +138,7 @@ let package = Package(
         .target(name: "RelayDisplay", dependencies: ["CPNG", "CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
         .target(name: "RelayText", dependencies: ["CFreeType", "RelayDisplay"], swiftSettings: strictSwift),
         .target(name: "RelayInput", dependencies: ["CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
-        .target(name: "RelayHaptics", dependencies: ["RelayCore", "RelaySystem"], swiftSettings: strictSwift),
+        .target(name: "RelayHaptics", dependencies: ["CRelayShim", "RelayCore", "RelaySystem"], swiftSettings: strictSwift),
 
         // MARK: Adapters: configuration files (TOML) and their schemas (Docs/CONFIGURATION.md).
         .target(name: "RelayConfig", dependencies: ["RelaySystem"], swiftSettings: strictSwift),
@@ -197,7 +197,7 @@ let package = Package(
             name: "relay-wearable",
             dependencies: ["RelayDBus", 
                 "RelayBluetooth",
-                "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDisplay", "RelayInput", "RelayText", "RelaySystem",
+                "RelayCore", "RelayCLI", "RelayConfig", "RelayControl", "RelayDisplay", "RelayHaptics", "RelayInput", "RelayText", "RelaySystem",
                 "RelayLinkRuntime", "RelayStore", "RelayTransport", "RelayWire", "WearableAgent", "WearableUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

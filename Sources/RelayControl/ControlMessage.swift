@@ -18,11 +18,13 @@ public struct ControlEnvelope: Codable, Hashable, Sendable {
     public var action: String?
     /// A reply's text (`reply`, `respond`).
     public var text: String?
+    /// An interruption level (`vibrate`): `passive`, `active`, `time-sensitive`, `critical`.
+    public var level: String?
 
     /// Creates an envelope.
     public init(
         command: String, path: String? = nil, key: String? = nil, id: UInt32? = nil, action: String? = nil,
-        text: String? = nil
+        text: String? = nil, level: String? = nil
     ) {
         self.command = command
         self.path = path
@@ -30,6 +32,7 @@ public struct ControlEnvelope: Codable, Hashable, Sendable {
         self.id = id
         self.action = action
         self.text = text
+        self.level = level
     }
 }
 

@@ -60,11 +60,14 @@ public enum WearableRequest: ControlRequest {
     case notifications
     /// Answers notification `id` with one of its buttons, with `text` for a text-input action.
     case respond(id: UInt32, action: String, text: String?)
+    /// Plays the vibration of an interruption level (the wearable checks the name), to try the
+    /// motor.
+    case vibrate(level: String)
 
     /// `wearable`.
     public static let role = "wearable"
-    /// status, press, screenshot, unpair, notifications, respond.
-    public static let commands = ["status", "press", "screenshot", "unpair", "notifications", "respond"]
+    /// status, press, screenshot, unpair, notifications, respond, vibrate.
+    public static let commands = ["status", "press", "screenshot", "unpair", "notifications", "respond", "vibrate"]
 
     /// Reads an envelope.
     public init(_ envelope: ControlEnvelope) throws(ControlRequestError) {
@@ -87,6 +90,11 @@ public enum WearableRequest: ControlRequest {
                     command: command, usage: "respond needs \"id\" (from `relayctl notifications`) and \"action\" (one of its buttons, or dismiss)")
             }
             self = .respond(id: id, action: action, text: envelope.text)
+        case "vibrate":
+            guard let level = envelope.level else {
+                throw .invalid(command: command, usage: "vibrate needs \"level\": one of passive, active, time-sensitive, critical")
+            }
+            self = .vibrate(level: level)
         default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
         }
     }
@@ -106,6 +114,7 @@ public enum WearableRequest: ControlRequest {
         case .unpair: ControlEnvelope(command: "unpair")
         case .notifications: ControlEnvelope(command: "notifications")
         case .respond(let id, let action, let text): ControlEnvelope(command: "respond", id: id, action: action, text: text)
+        case .vibrate(let level): ControlEnvelope(command: "vibrate", level: level)
         }
     }
 }

@@ -20,7 +20,9 @@ public final class Framebuffer {
     private let descriptor: Int32
 
     /// Maps `length` bytes of an open descriptor, which it then owns (and closes on failure).
-    private init(path: String, driverName: String, geometry: FramebufferGeometry, descriptor: Int32, length: Int) throws(FramebufferError) {
+    private init(
+        path: String, driverName: String, geometry: FramebufferGeometry, descriptor: Int32, length: Int, isPanel: Bool
+    ) throws(FramebufferError) {
         // mmap does not fail with EINTR, so it needs no retry loop; errno is read at once.
         guard let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else {
             let code = errno
@@ -32,7 +34,25 @@ public final class Framebuffer {
         self.geometry = geometry
         self.descriptor = descriptor
         self.length = length
+        self.isPanel = isPanel
         self.base = mapped
+    }
+
+    /// Whether this is a panel (a framebuffer device) rather than a file.
+    public let isPanel: Bool
+
+    /// Powers the panel up or blanks it (`FBIOBLANK`: `FB_BLANK_UNBLANK` or
+    /// `FB_BLANK_POWERDOWN`; the pixels stay in its memory). A file has no panel: nothing
+    /// happens. Throws when the driver refuses (some do not implement blanking).
+    public func setPanelAwake(_ awake: Bool) throws(FramebufferError) {
+        guard isPanel else { return }
+        let fbioblank: UInt = 0x4611
+        let value: UInt = awake ? 0 : 4
+        do {
+            _ = try SystemError.retrying("ioctl(\(path), FBIOBLANK)") { relay_ioctl_value(descriptor, fbioblank, value) }
+        } catch {
+            throw .system(error)
+        }
     }
 
     deinit {
@@ -75,7 +95,7 @@ public final class Framebuffer {
             throw error
         }
         return try Framebuffer(
-            path: path, driverName: fixed.id, geometry: geometry, descriptor: descriptor, length: Int(fixed.memoryLength))
+            path: path, driverName: fixed.id, geometry: geometry, descriptor: descriptor, length: Int(fixed.memoryLength), isPanel: true)
     }
 
     /// Opens (or, with `create`, creates and sizes) a file holding pixels in `geometry`'s layout.
@@ -107,7 +127,7 @@ public final class Framebuffer {
             close(descriptor)
             throw error
         }
-        return try Framebuffer(path: path, driverName: "", geometry: geometry, descriptor: descriptor, length: required)
+        return try Framebuffer(path: path, driverName: "", geometry: geometry, descriptor: descriptor, length: required, isPanel: false)
     }
 
     /// Reads both screen-info structs of an open framebuffer device.

@@ -37,14 +37,6 @@ public struct LogHapticDriver: HapticDriver {
     /// Logs the pattern's pulses, e.g. `haptic: 120ms on, 100ms off, 120ms on`.
     public func play(_ pattern: VibrationPattern) async throws {
         guard !pattern.pulses.isEmpty else { return }
-        let steps = pattern.pulses.enumerated().flatMap { index, pulse in
-            ["\(Self.milliseconds(pulse.on))ms on"]
-                + (index == pattern.pulses.count - 1 ? [] : ["\(Self.milliseconds(pulse.off))ms off"])
-        }
-        log("haptic: " + steps.joined(separator: ", "))
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        log("haptic: \(pattern)")
     }
 }

@@ -1,7 +1,7 @@
 public import RelayCore
 
 /// A vibration as data: pulses of the motor on, each followed by a pause.
-public struct VibrationPattern: Hashable, Sendable {
+public struct VibrationPattern: Hashable, Sendable, CustomStringConvertible {
     /// One pulse: the motor on for `on`, then off for `off` before the next pulse.
     public struct Pulse: Hashable, Sendable {
         /// How long the motor runs.
@@ -26,6 +26,18 @@ public struct VibrationPattern: Hashable, Sendable {
 
     /// No vibration.
     public static let none = VibrationPattern(pulses: [])
+
+    /// `120ms on, 100ms off, 120ms on`, or `none`.
+    public var description: String {
+        guard !pulses.isEmpty else { return "none" }
+        return pulses.enumerated().flatMap { index, pulse in
+            ["\(Self.milliseconds(pulse.on))ms on"] + (index == pulses.count - 1 ? [] : ["\(Self.milliseconds(pulse.off))ms off"])
+        }.joined(separator: ", ")
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
 
     /// How long the pattern takes, pauses between pulses included.
     public var duration: Duration {

@@ -21,3 +21,14 @@ public enum ClockSynchronisation {
         }
     }
 }
+
+/// Sets the system's wall clock (`clock_settime(CLOCK_REALTIME)`), which needs the
+/// `CAP_SYS_TIME` capability.
+public enum SystemClockSetting {
+    /// Sets the clock to `secondsSince1970` (UTC); EPERM without the capability.
+    public static func set(secondsSince1970: Double) throws(SystemError) {
+        let whole = secondsSince1970.rounded(.down)
+        var time = timespec(tv_sec: Int(whole), tv_nsec: Int((secondsSince1970 - whole) * 1_000_000_000))
+        _ = try SystemError.retrying("clock_settime(CLOCK_REALTIME)") { clock_settime(CLOCK_REALTIME, &time) }
+    }
+}

@@ -14,14 +14,17 @@ public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
     public var listing: String
     /// The failure itself.
     public var cause: SystemError
+    /// What else may refuse it, said after the group when it may not be opened.
+    public var accessAdvice: String?
 
     /// A failure to open `path`, the device for `role`.
-    public init(role: String, path: String, group: String, listing: String, cause: SystemError) {
+    public init(role: String, path: String, group: String, listing: String, cause: SystemError, accessAdvice: String? = nil) {
         self.role = role
         self.path = path
         self.group = group
         self.listing = listing
         self.cause = cause
+        self.accessAdvice = accessAdvice
     }
 
     /// `the panel /dev/fb1 does not exist: …`, `may not open the key device …: add the user to group input …`.
@@ -37,6 +40,7 @@ public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
         case EACCES, EPERM:
             "relay-wearable may not open \(role) \(path) (\(cause.description)): add its user to group \(group) "
                 + "(sudo usermod -aG \(group) $USER, then log in again); the packaged service runs with that group"
+                + (accessAdvice.map { "; \($0)" } ?? "")
         default:
             "cannot open \(role) \(path): \(cause.description)"
         }

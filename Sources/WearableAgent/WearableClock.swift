@@ -7,6 +7,14 @@ public protocol WearableClock: Sendable {
     func now() -> Date
     /// Returns at `date` or soon after, or early when the task is cancelled.
     func sleep(until date: Date) async
+    /// The phone's clock read `phoneTime` just now (its Hello): a clock that follows the phone
+    /// corrects itself and says how; others answer ``ClockAdjustment/notFollowed``.
+    func follow(phoneTime: Date) -> ClockAdjustment
+}
+
+extension WearableClock {
+    /// Does not follow the phone.
+    public func follow(phoneTime: Date) -> ClockAdjustment { .notFollowed }
 }
 
 /// The system's clock. A sleep is measured on the monotonic clock and at most a minute long, so a

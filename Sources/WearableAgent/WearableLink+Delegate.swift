@@ -160,8 +160,24 @@ extension WearableLink {
         if link.mode == .pair {
             startPairing(link)
         } else {
+            // Only the partner's clock is followed: a phone that is merely pairing has not been
+            // accepted by anyone yet.
+            followClock(of: peer)
             present([.link(.connected)])
             requestMissingAttachments()
+        }
+    }
+
+    /// Corrects the wearable's clock to the phone's (Docs/PROTOCOL.md, "The phone's clock"),
+    /// saying so when it changed something or when the phone's cannot be right.
+    private func followClock(of peer: Relay_V1_Hello) {
+        guard peer.sentAtMillis != 0 else { return }
+        let adjustment = configuration.clock.follow(phoneTime: Date(timeIntervalSince1970: TimeInterval(peer.sentAtMillis) / 1000))
+        state.withLock { $0.clockAdjustment = adjustment }
+        switch adjustment {
+        case .agrees, .notFollowed: logger.debug("\(adjustment)")
+        case .offset, .stepped, .stepRefused: logger.info("\(adjustment)")
+        case .phoneClockWrong: logger.warning("\(adjustment)")
         }
     }
 

@@ -58,7 +58,8 @@ public final class WearableLink: Sendable {
         /// Notifications that waited on the phone while the devices were apart still alert when
         /// they are at most this old on arrival; 0: none alerts.
         public var offlineAlertWindow: TimeInterval
-        /// The clock scheduled requests fire by while apart.
+        /// The clock scheduled requests fire by while apart, and the one the partner's Hello
+        /// corrects (``WearableClock/follow(phoneTime:)``).
         public var clock: any WearableClock
         /// How long a pairing may wait for both users' answers before it is given up: an
         /// unpaired wearable takes one pairing at a time, which nobody may hold for ever.
@@ -108,6 +109,8 @@ public final class WearableLink: Sendable {
         var current: Int?
         var lastConnection = 0
         var peer: Relay_V1_Hello?
+        /// What the phone's clock last did to this one (its Hello), for status.
+        var clockAdjustment: ClockAdjustment?
         var connectedSince: Date?
         var lastError: String?
         var pairing: PairingSession?
@@ -341,6 +344,7 @@ public final class WearableLink: Sendable {
         hello.agentVersion = RelayVersion.string
         hello.deviceName = configuration.deviceName
         hello.capabilities = configuration.capabilities
+        hello.sentAtMillis = Int64((configuration.clock.now().timeIntervalSince1970 * 1000).rounded())
         return hello
     }
 

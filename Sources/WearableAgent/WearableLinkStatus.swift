@@ -22,6 +22,8 @@ public struct WearableLinkStatus: Sendable, Hashable {
     public var lastError: String?
     /// The last heartbeat's round trip.
     public var roundTrip: Duration?
+    /// What the partner's last Hello did to the wearable's clock; `nil` before one came.
+    public var clockAdjustment: ClockAdjustment?
 }
 
 extension WearableLink {
@@ -37,7 +39,7 @@ extension WearableLink {
                 state: phase, peerName: state.peer?.deviceName, partnerFingerprint: state.partnerKey.map(PublicKeyText.fingerprint),
                 ownFingerprint: PublicKeyText.fingerprint(localKey.publicKey), connectedSince: state.connectedSince,
                 queued: queued, shown: state.replica.contents.notifications.count, lastError: state.lastError,
-                roundTrip: state.roundTrip)
+                roundTrip: state.roundTrip, clockAdjustment: state.clockAdjustment)
         }
     }
 }

@@ -11,12 +11,19 @@ public struct UIConfiguration: Hashable, Sendable {
     public var shortLookDuration: TimeInterval
     /// A 24-hour clock ("21:41") rather than a 12-hour one ("9:41").
     public var twentyFourHourClock: Bool
+    /// How long the screen stays on without a key press or an alert before the panel is
+    /// blanked; `nil`: never (a file framebuffer, or `display.blank_after_seconds = 0`).
+    public var blankAfter: TimeInterval?
 
     /// Creates a configuration.
-    public init(timeZone: TimeZone, language: String = "en", shortLookDuration: TimeInterval = 8, twentyFourHourClock: Bool = true) {
+    public init(
+        timeZone: TimeZone, language: String = "en", shortLookDuration: TimeInterval = 8, twentyFourHourClock: Bool = true,
+        blankAfter: TimeInterval? = nil
+    ) {
         self.timeZone = timeZone
         self.language = language
         self.shortLookDuration = shortLookDuration
         self.twentyFourHourClock = twentyFourHourClock
+        self.blankAfter = blankAfter
     }
 }

@@ -86,4 +86,7 @@ public enum UIAction: Hashable, Sendable {
     /// The user confirmed (`true`) or rejected (`false`) the pairing code on the screen: the
     /// answer holds for that code only, not for whatever pairing is current when it arrives.
     case confirmPairing(Bool, code: String)
+    /// Power the panel up (`true`) or blank it (`false`): the screen was idle for
+    /// ``UIConfiguration/blankAfter``, or something woke it (a key, an alert, a pairing code).
+    case panel(awake: Bool)
 }

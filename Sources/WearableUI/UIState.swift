@@ -23,10 +23,15 @@ public struct UIState: Hashable, Sendable {
     /// The pictures stored on the wearable, by attachment URL, with their sizes: what the long
     /// look lays out. The pixels stay in the files until the renderer asks for them.
     public internal(set) var storedImages: [String: AttachmentImage] = [:]
+    /// Whether the panel is powered (not blanked for idleness).
+    public internal(set) var panelAwake = true
+    /// The last key press, alert or pairing code: the idle time counts from here.
+    public internal(set) var lastActivity: Date
 
     /// Creates the state at the watch face with no notifications.
     public init(now: Date, link: LinkState = .outOfRange, categories: [String: NotificationCategory] = [:], previewsHidden: Bool = false) {
         self.now = now
+        self.lastActivity = now
         self.link = link
         self.categories = categories
         self.previewsHidden = previewsHidden

@@ -49,14 +49,20 @@ public struct UIStateMachine {
         var actions: [UIAction] = []
         switch event {
         case .upsert(let notification, let alert):
-            actions += upsert(notification, alert: alert)
+            let done = upsert(notification, alert: alert)
+            if done.contains(where: { if case .haptic = $0 { true } else { false } }) { actions += wakePanel() }
+            actions += done
         case .remove(let identifier):
             remove(identifier)
         case .key(let key):
+            // On a blanked panel a press only wakes it: the user cannot see what it would do.
+            guard state.panelAwake else { return wakePanel() }
+            state.lastActivity = state.now
             actions += press(key)
         case .tick(let now):
             state.now = now
             expireShortLook()
+            actions += blankPanelIfIdle()
         case .link(let link):
             state.link = link
         case .categories(let categories):
@@ -67,9 +73,11 @@ public struct UIStateMachine {
         case .pairingCode(let code):
             removeScreens { if case .pairing = $0 { true } else { false } }
             push(.pairing(PairingPosition(code: code)))
+            actions += wakePanel()
         case .bluetoothPasskey(let passkey):
             removeScreens { if case .pairing = $0 { true } else { false } }
             push(.pairing(PairingPosition(code: passkey, isBluetoothPasskey: true)))
+            actions += wakePanel()
         case .pairingFinished:
             removeScreens { if case .pairing = $0 { true } else { false } }
         case .attachmentStored(let url, let width, let height):

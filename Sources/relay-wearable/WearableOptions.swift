@@ -15,8 +15,11 @@ struct WearableOptions: ParsableArguments {
     @Option(name: .customLong("control-socket"), help: "Control socket; default: wearable.sock in $RUNTIME_DIRECTORY (a systemd service's), else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID/wearable.sock.")
     var controlSocket: String?
 
-    @Option(help: "Framebuffer: a device (/dev/fb1) or a file, created if missing; default: wearable.fb beside the control socket's default.")
+    @Option(help: "Framebuffer: a device (/dev/fb1) or a file, created if missing; default: --panel's device, else (loopback only) wearable.fb beside the control socket's default.")
     var framebuffer: String?
+
+    @Option(help: "The panel by its framebuffer driver's name (cat /sys/class/graphics/fb*/name): fb_st7789v, panel-mipi-dbid.")
+    var panel: String?
 
     @Option(help: "Width in pixels of a file framebuffer (a device reports its own); default: 240.")
     var width: Int?
@@ -59,6 +62,7 @@ struct WearableOptions: ParsableArguments {
         flags.set(Keys.stateDirectory, stateDirectory)
         flags.set(Keys.deviceName, deviceName)
         flags.set(Keys.framebuffer, framebuffer)
+        flags.set(Keys.panel, panel)
         flags.set(Keys.width, width)
         flags.set(Keys.height, height)
         flags.set(Keys.format, format)
@@ -84,12 +88,14 @@ struct WearableOptions: ParsableArguments {
             timeZone: file.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current,
             language: file.language ?? EnvironmentLanguage.tag(in: environment),
             shortLookDuration: TimeInterval(file.display.shortLookSeconds),
-            twentyFourHourClock: file.display.twentyFourHourClock)
+            twentyFourHourClock: file.display.twentyFourHourClock,
+            // Only a panel blanks; the runtime clears this for a file framebuffer.
+            blankAfter: file.display.blankAfterSeconds == 0 ? nil : TimeInterval(file.display.blankAfterSeconds))
         let configuration = WearableConfiguration(
             controlSocket: control,
             controlAccess: ControlAccess(
                 ownerUID: geteuid(), group: try ControlGroupLookup.resolve(file.controlGroup, values: loaded.values, executable: "relay-wearable")),
-            framebuffer: file.framebuffer ?? directory + "/wearable.fb",
+            framebuffer: try Self.framebuffer(loaded, transport: file.transport, defaultFile: directory + "/wearable.fb"),
             runtimeDirectory: directory,
             geometry: FramebufferGeometry(
                 width: file.width, height: file.height, format: file.format == .xrgb8888 ? .xrgb8888 : .rgb565),
@@ -104,8 +110,33 @@ struct WearableOptions: ParsableArguments {
             timeout: .seconds(file.link.timeoutSeconds),
             offlineAlertWindow: TimeInterval(file.offlineAlertWindowSeconds),
             bluetoothAdapter: file.bluetoothAdapter,
-            bluetoothChannel: UInt16(file.bluetoothChannel))
+            bluetoothChannel: UInt16(file.bluetoothChannel),
+            vibrator: file.vibrator,
+            setSystemClock: file.setSystemClock)
         return (file.transport, configuration, loaded.summary)
+    }
+
+    /// The framebuffer to open: `framebuffer` when set, else the device whose driver `panel`
+    /// names, else (loopback only) the default file. A wearable that talks Bluetooth has a
+    /// panel, and drawing into a file nobody sees would hide that none was configured.
+    private static func framebuffer(
+        _ loaded: LoadedConfiguration<RelayConfig.WearableConfiguration>, transport: TransportKind, defaultFile: String
+    ) throws(ExitCode) -> String {
+        let file = loaded.settings
+        if let path = file.framebuffer { return path }
+        let devices = FramebufferDevices()
+        guard let driver = file.panel else {
+            guard transport == .rfcomm else { return defaultFile }
+            throw ConfigurationRefusal.refuse(
+                "relay-wearable needs its panel with transport = \"rfcomm\": set panel = \"DRIVER\" (or framebuffer = \"/dev/fbN\") "
+                    + "in wearable.toml; the framebuffers here: \(devices.listing)", executable: "relay-wearable")
+        }
+        do {
+            return try devices.path(ofDriver: driver)
+        } catch {
+            let origin = loaded.values.origin(of: RelayConfig.WearableConfiguration.Keys.panel.path)
+            throw ConfigurationRefusal.refuse("\(origin): \(error)", executable: "relay-wearable")
+        }
     }
 
     /// The Unix socket to listen on: the runtime serves its link on a socket path, so an
@@ -146,7 +177,7 @@ struct WearableConfiguration {
     var geometry: FramebufferGeometry
     /// evdev devices to read.
     var inputs: [String]
-    /// The screens' settings: time zone, language, short look, clock.
+    /// The screens' settings: time zone, language, short look, clock, blanking.
     var interface: UIConfiguration
     /// The Unix socket the phone connects to in loopback mode.
     var linkSocket: String
@@ -164,4 +195,8 @@ struct WearableConfiguration {
     var bluetoothAdapter: String?
     /// The RFCOMM channel of Relay's service.
     var bluetoothChannel: UInt16
+    /// The vibration motor's device or value file; `nil`: none (vibrations are logged).
+    var vibrator: String?
+    /// Whether the phone's clock sets the system clock (else an offset is kept).
+    var setSystemClock: Bool
 }

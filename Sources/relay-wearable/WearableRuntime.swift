@@ -28,7 +28,10 @@ final class WearableRuntime {
     private let framebuffer: Framebuffer
     private let display: WearableDisplay
     private let input: EvdevReader?
+    private let haptics: HapticPlayer
     private(set) var machine: UIStateMachine
+    /// The wall clock, corrected by the phone's: the screens and local firing read it.
+    private let clock: PhoneFollowingClock
     private let started = ContinuousClock.now
     /// UI events from the link's tasks, drained on this thread.
     private let mailbox: Mailbox<[UIEvent]>
@@ -62,10 +65,13 @@ final class WearableRuntime {
             AttachmentDigest(url: url).map(attachments.path(of:))
         }
         display = WearableDisplay(framebuffer: framebuffer, renderer: ScreenRenderer(layout: layout, images: images))
+        let clock = PhoneFollowingClock(setSystemClock: configuration.setSystemClock ? Self.setSystemClock : nil)
+        self.clock = clock
         machine = UIStateMachine(
-            state: UIState(now: Date(), link: .outOfRange),
-            configuration: configuration.interface, measurer: layout)
+            state: UIState(now: clock.now(), link: .outOfRange),
+            configuration: Self.screenSettings(configuration.interface, framebuffer: framebuffer), measurer: layout)
         input = configuration.inputs.isEmpty ? nil : try EvdevReader(paths: configuration.inputs)
+        haptics = try HapticPlayer(path: configuration.vibrator, log: .standardError)
         let mailbox = try Mailbox<[UIEvent]>()
         self.mailbox = mailbox
         bonding = BondingPrompt(present: { mailbox.submit($0) })
@@ -75,7 +81,7 @@ final class WearableRuntime {
                 deviceName: configuration.deviceName,
                 capabilities: Self.capabilities(of: geometry),
                 heartbeat: configuration.heartbeat, timeout: configuration.timeout,
-                offlineAlertWindow: configuration.offlineAlertWindow,
+                offlineAlertWindow: configuration.offlineAlertWindow, clock: clock,
                 // Over Bluetooth the kernel reports a lost link; an idle session need not ping often.
                 idleHeartbeat: bluetooth == nil ? nil : LinkTimeouts.supervisedIdleHeartbeat.wearable),
             logger: AgentLog.logger(label: "relay-wearable"),
@@ -83,6 +89,31 @@ final class WearableRuntime {
         linkEndpoint = configuration.linkSocket
         // Last: the socket appears only once every request can be served.
         listener = try ControlListener.open(path: configuration.controlSocket, access: configuration.controlAccess)
+    }
+
+    /// The screens' settings for this framebuffer: a panel is powered up now (an earlier run,
+    /// or the console, may have left it blanked) and blanks when idle; a file has nothing to
+    /// blank, nor has a panel whose driver does not implement blanking (said once here).
+    private static func screenSettings(_ settings: UIConfiguration, framebuffer: Framebuffer) -> UIConfiguration {
+        var settings = settings
+        guard framebuffer.isPanel else {
+            settings.blankAfter = nil
+            return settings
+        }
+        do {
+            try framebuffer.setPanelAwake(true)
+        } catch {
+            AgentLogSink.standardError.warning(
+                "relay-wearable: the panel's driver (\(framebuffer.driverName)) does not blank it (\(error)); it stays on, "
+                    + "and display.blank_after_seconds has no effect")
+            settings.blankAfter = nil
+        }
+        return settings
+    }
+
+    /// Sets the system clock (`clock.set_system_clock`), which needs `CAP_SYS_TIME`.
+    @Sendable private static func setSystemClock(_ date: Date) throws {
+        try SystemClockSetting.set(secondsSince1970: date.timeIntervalSince1970)
     }
 
     /// A character device is a real panel; anything else outside /dev is a file with the given
@@ -98,6 +129,9 @@ final class WearableRuntime {
     /// Serves until the stop request (SIGINT or SIGTERM), then removes the socket.
     func run() throws {
         defer { listener.close() }
+        // Whatever comes after relay-wearable (the console, its next start) finds the panel on.
+        defer { if !machine.state.panelAwake { try? framebuffer.setPanelAwake(true) } }
+        defer { haptics.stop() }
         _ = machine.handle(link.initialEvents)
         display.show(machine.screenModel)
         let listening = try startLink()
@@ -143,7 +177,7 @@ final class WearableRuntime {
                 }
             }
             // Once a second: the state machine decides whether the face changed (each minute).
-            apply(.tick(now: Date()))
+            apply(.tick(now: clock.now()))
         }
     }
 
@@ -180,7 +214,15 @@ final class WearableRuntime {
                 } catch {
                     log.error("relay-wearable: could not store the response to notification \(response.notificationIdentifier): \(error)")
                 }
+            case .panel(let awake):
+                do {
+                    try framebuffer.setPanelAwake(awake)
+                    log("relay-wearable: panel \(awake ? "woken" : "blanked after \(Int(machine.configuration.blankAfter ?? 0)) s idle")", level: .debug)
+                } catch {
+                    log.warning("relay-wearable: could not \(awake ? "wake" : "blank") the panel: \(error)")
+                }
             case .haptic(let level):
+                haptics.play(level)
                 alerts += 1
                 linesAfterFrame.append("relay-wearable: alert (\(level.rawValue))")
             case .confirmPairing(let accepted, let code):
@@ -271,6 +313,7 @@ final class WearableRuntime {
         case .unpair: unpair()
         case .notifications: notifications()
         case .respond(let id, let action, let text): respond(id: id, action: action, text: text)
+        case .vibrate(let level): vibrate(level)
         }
     }
 
@@ -285,6 +328,8 @@ final class WearableRuntime {
             "width": .int(framebuffer.geometry.width),
             "height": .int(framebuffer.geometry.height),
             "format": .string(framebuffer.geometry.format.rawValue),
+            "vibrator": .string(haptics.vibrator),
+            "panel": .string(!framebuffer.isPanel ? "none (a file)" : machine.state.panelAwake ? "on" : "blanked"),
             "uptimeSeconds": .int(Int(uptime.components.seconds)),
             "notifications": .int(machine.state.notifications.count),
         ]
@@ -293,8 +338,9 @@ final class WearableRuntime {
         values["schedules"] = .int(link.scheduleCount)
         // Apart from a paired phone, the wearable fires the phone's schedule itself.
         values["mode"] = .string(link.isStandalone ? "standalone" : "connected")
-        if let next = link.nextLocalFireDate(after: Date()) { values["nextLocalFire"] = .string(next.formatted(.iso8601)) }
+        if let next = link.nextLocalFireDate(after: clock.now()) { values["nextLocalFire"] = .string(next.formatted(.iso8601)) }
         values["offlineOccurrences"] = .int(link.offlineOccurrences)
+        values["clockOffset"] = .string(Self.clockOffset(clock.offset, linkStatus.clockAdjustment))
         values["queuedResponses"] = .int(link.queuedResponses)
         let attachments = link.attachmentCounts
         values["attachments"] = .int(attachments.stored)
@@ -321,6 +367,17 @@ final class WearableRuntime {
 
     private var linkStatus: WearableLinkStatus { link.status }
 
+    /// `+3600.2 s (the phone's clock is ahead; the system clock is left alone)`, `0`.
+    private static func clockOffset(_ offset: TimeInterval, _ adjustment: ClockAdjustment?) -> String {
+        let seconds = (offset * 10).rounded() / 10
+        switch adjustment {
+        case nil: return "0 (no phone's clock yet)"
+        case .phoneClockWrong?: return "\(seconds) s (the phone's clock cannot be right; not followed)"
+        case .stepped?: return "0 (the system clock was set to the phone's)"
+        default: return seconds == 0 ? "0 (agrees with the phone's)" : "\(seconds > 0 ? "+" : "")\(seconds) s (the phone's clock is \(seconds > 0 ? "ahead" : "behind"); the times shown follow it)"
+        }
+    }
+
     /// The notification a screen is about, if it is about one.
     private static func shownIdentifier(_ screen: Screen) -> String? {
         switch screen {
@@ -340,6 +397,14 @@ final class WearableRuntime {
         bluetooth?.forgetPhone()
         bluetooth?.waitForPairing(true)
         return .success(["link": .string("unpaired")])
+    }
+
+    private func vibrate(_ name: String) -> ControlResponse {
+        guard let level = InterruptionLevel(rawValue: name) else {
+            return .failure("vibrate needs \"level\": one of " + InterruptionLevel.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let pattern = haptics.play(level)
+        return .success(["pattern": .string(pattern.description), "vibrator": .string(haptics.vibrator)])
     }
 
     private func press(_ name: String) -> ControlResponse {

@@ -15,7 +15,7 @@ struct RelayCtl: AsyncParsableCommand {
             """,
         version: "relayctl \(RelayVersion.string)",
         subcommands: [
-            CheckCommand.self, ExamplesCommand.self, StatusCommand.self, PressCommand.self, ScreenshotCommand.self,
+            CheckCommand.self, ExamplesCommand.self, StatusCommand.self, PressCommand.self, VibrateCommand.self, ScreenshotCommand.self,
             DeliveredCommand.self, InvokeCommand.self, ReplyCommand.self, DismissCommand.self, LockCommand.self,
             UnlockCommand.self, NotifyCommand.self, ScheduleCommand.self, PendingCommand.self, RemoveCommand.self,
             CategoriesCommand.self, PairCommand.self, UnpairCommand.self,

@@ -57,16 +57,16 @@ import Testing
     @Test func theDefaultFileIsReadAndItsErrorsNameIt() throws {
         let folder = try temporaryFolder()
         let path = folder + "/.config/relay/wearable.toml"
-        try write("[display]\ndim_after_seconds = 0\n", to: path)
+        try write("[display]\nblank_after_seconds = 0\n", to: path)
         let settings = try WearableConfiguration.load(
             configPath: nil, flags: ConfigurationFlags(), environment: ["HOME": folder], currentDirectory: "/")
-        #expect(settings.display.dimAfterSeconds == 0)
-        try write("[display]\ndim_after = 0\n", to: path)
+        #expect(settings.display.blankAfterSeconds == 0)
+        try write("[display]\nblank_after = 0\n", to: path)
         do {
             _ = try WearableConfiguration.load(configPath: nil, flags: ConfigurationFlags(), environment: ["HOME": folder], currentDirectory: "/")
             Issue.record("an unknown key was accepted")
         } catch {
-            #expect(error.description == "\(path):2:1: unknown key 'display.dim_after' in wearable.toml; did you mean 'display.dim_after_seconds'?")
+            #expect(error.description == "\(path):2:1: unknown key 'display.blank_after' in wearable.toml; did you mean 'display.blank_after_seconds'?")
         }
     }
 

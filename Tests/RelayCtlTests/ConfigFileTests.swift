@@ -1,4 +1,5 @@
 import Foundation
+import RelayDisplay
 import RelayTestSupport
 import Testing
 
@@ -172,11 +173,11 @@ import Testing
                 framebuffer = "wearable.fb"
 
                 [display]
-                dim_after = 5
+                blank_after = 5
                 """)
             let result = try await runMerged("relay-wearable", ["--config", config])
             #expect(result.status == 78)
-            #expect(result.lines.first == "\(config):6:1: unknown key 'display.dim_after' in wearable.toml; did you mean 'display.dim_after_seconds'?")
+            #expect(result.lines.first == "\(config):6:1: unknown key 'display.blank_after' in wearable.toml; did you mean 'display.blank_after_seconds'?")
             #expect(!FileManager.default.fileExists(atPath: folder + "/wearable.sock"))
             #expect(!FileManager.default.fileExists(atPath: folder + "/wearable.fb"), "stopped before the screen was opened")
 
@@ -186,6 +187,61 @@ import Testing
             #expect(refused.status == 78)
             #expect(refused.lines.first?.hasPrefix("\(tcp):2:1: listen is \"tcp:127.0.0.1:7300\", but relay-wearable listens on a Unix socket") == true)
         }
+    }
+
+    /// `relayctl vibrate` tries the motor: with none configured the pattern goes to the log; a
+    /// vibrator path that is no force-feedback device stops the agent naming what to use.
+    @Test(.timeLimit(.minutes(1))) func theVibratorIsTriedWithRelayctlAndABadOneIsNamed() async throws {
+        try await withFolder { folder in
+            let config = try write(folder + "/wearable.toml", """
+                transport = "loopback"
+                control_socket = "wearable.sock"
+                state_directory = "state"
+                framebuffer = "wearable.fb"
+                """)
+            let socket = folder + "/wearable.sock"
+            let agent = try ChildProcess(
+                RelayCtlTests.binary("relay-wearable").path, ["--config", config], environment: ["RELAY_LOG": "debug"], mergingStandardError: true)
+            let said = EventLog<String>()
+            Task { for await line in agent.lines { said.append([line]) } }
+            #expect(await said.wait(timeout: .seconds(30)) { $0.contains { $0.hasPrefix("ready:") } })
+            let tried = try await relayctl(["vibrate", "--level", "time-sensitive", "--control-socket", socket])
+            #expect(tried.status == 0)
+            #expect(tried.output == "time-sensitive: 120ms on, 100ms off, 120ms on → the log (haptics.vibrator is not set)", "\(tried.output)")
+            #expect(await said.wait(timeout: .seconds(10)) { $0.contains("relay-wearable: haptic: 120ms on, 100ms off, 120ms on") })
+            let wrong = try await runMerged("relayctl", ["vibrate", "--level", "loud", "--control-socket", socket])
+            #expect(wrong.status != 0 && wrong.lines.first == "Error: --level 'loud' is not one of: passive, active, time-sensitive, critical", "\(wrong.lines)")
+            let status = try await statusObject(socket)
+            #expect(status?["vibrator"] as? String == "the log (haptics.vibrator is not set)")
+            try await stop(agent)
+
+            _ = try write(folder + "/motor", "")
+            let withMotor = try write(folder + "/motor.toml", """
+                transport = "loopback"
+                control_socket = "motor.sock"
+                state_directory = "state"
+                framebuffer = "wearable.fb"
+
+                [haptics]
+                vibrator = "motor"
+                """)
+            let refused = try await runMerged("relay-wearable", ["--config", withMotor])
+            #expect(refused.status == 1)
+            #expect(refused.lines.contains { $0.contains("\(folder)/motor is not the vibrator relay-wearable can use") && $0.contains("/proc/bus/input/devices") }, "\(refused.lines)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/motor.sock"))
+        }
+    }
+
+    /// Over Bluetooth the wearable has a panel: none configured, or one whose driver is not there,
+    /// stops it naming the framebuffers the kernel has, rather than drawing into a file.
+    @Test func aBluetoothWearableWithoutItsPanelSaysWhichFramebuffersThereAre() async throws {
+        let devices = FramebufferDevices().listing
+        let unset = try await runMerged("relay-wearable", ["--transport", "rfcomm"], environment: ["RELAY_CONFIG": "/dev/null"])
+        #expect(unset.status == 78)
+        #expect(unset.lines.first == "relay-wearable needs its panel with transport = \"rfcomm\": set panel = \"DRIVER\" (or framebuffer = \"/dev/fbN\") in wearable.toml; the framebuffers here: \(devices)", "\(unset.lines)")
+        let wrong = try await runMerged("relay-wearable", ["--transport", "rfcomm", "--panel", "fb_no_such_panel"], environment: ["RELAY_CONFIG": "/dev/null"])
+        #expect(wrong.status == 78)
+        #expect(wrong.lines.first?.hasPrefix("--panel: no framebuffer's driver is named \"fb_no_such_panel\" (the framebuffers here: \(devices))") == true, "\(wrong.lines)")
     }
 
     @Test func aMissingNamedFileIsAnError() async throws {

@@ -50,7 +50,7 @@ final class RecordingSleeper: HapticSleeper {
         let path = try valueFile()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let sleeper = RecordingSleeper(valuePath: path)
-        try await GPIOHapticDriver(valuePath: path, sleeper: sleeper).play(.pattern(for: .timeSensitive))
+        try await SwitchedHapticDriver(motor: ValueFileMotor(valuePath: path), sleeper: sleeper).play(.pattern(for: .timeSensitive))
         let timeline = sleeper.timeline
         #expect(timeline.map(\.value) == ["1", "0", "1"])
         #expect(timeline.map(\.duration) == [.milliseconds(120), .milliseconds(100), .milliseconds(120)])
@@ -62,14 +62,14 @@ final class RecordingSleeper: HapticSleeper {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let sleeper = RecordingSleeper(valuePath: path, failAfter: 0)
         await #expect(throws: CancellationError.self) {
-            try await GPIOHapticDriver(valuePath: path, sleeper: sleeper).play(.pattern(for: .critical))
+            try await SwitchedHapticDriver(motor: ValueFileMotor(valuePath: path), sleeper: sleeper).play(.pattern(for: .critical))
         }
         #expect(sleeper.timeline.map(\.value) == ["1"])
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "0")
     }
 
     @Test func aMissingValueFileIsReportedWithItsPath() async {
-        let driver = GPIOHapticDriver(valuePath: "/nonexistent/gpio18/value", sleeper: RecordingSleeper(valuePath: "/dev/null"))
+        let driver = SwitchedHapticDriver(motor: ValueFileMotor(valuePath: "/nonexistent/gpio18/value"), sleeper: RecordingSleeper(valuePath: "/dev/null"))
         let error = await #expect(throws: SystemError.self) { try await driver.play(.pattern(for: .active)) }
         #expect(error?.description.hasPrefix("open(/nonexistent/gpio18/value)") == true)
         await #expect(throws: Never.self) { try await driver.play(.none) }
@@ -81,5 +81,24 @@ final class RecordingSleeper: HapticSleeper {
         try await driver.play(.pattern(for: .timeSensitive))
         try await driver.play(.pattern(for: .passive))
         #expect(lines.withLock { $0 } == ["haptic: 120ms on, 100ms off, 120ms on"])
+    }
+}
+
+/// The force-feedback motor, one level down: what the kernel answers for files that are not a
+/// rumble device (the real one, a uinput device with FF_RUMBLE, is driven in `make systemd`).
+@Suite struct ForceFeedbackMotorTests {
+    @Test func aMissingDeviceOrOneThatCannotRumbleNamesTheFix() throws {
+        let missing = #expect(throws: DeviceError.self) { try ForceFeedbackMotor(path: "/dev/input/by-path/no-such-vibrator") }
+        #expect(missing?.description.contains("the vibrator /dev/input/by-path/no-such-vibrator does not exist") == true, "\(String(describing: missing))")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("relay-not-a-vibrator-\(UUID().uuidString)").path
+        try Data().write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let notADevice = #expect(throws: DeviceError.self) { try ForceFeedbackMotor(path: path) }
+        #expect(notADevice?.description.hasPrefix("\(path) is not the vibrator relay-wearable can use") == true, "\(String(describing: notADevice))")
+    }
+
+    @Test func patternsDescribeThemselves() {
+        #expect(VibrationPattern.pattern(for: .critical).description == "600ms on, 250ms off, 600ms on, 250ms off, 600ms on")
+        #expect(VibrationPattern.none.description == "none")
     }
 }

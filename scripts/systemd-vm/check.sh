@@ -53,7 +53,7 @@ else
     fail keys "another reader could grab $KEYPAD (status $grabbed): relay-wearable does not hold it"
 fi
 if [ "$(head -c $(( $(tr , "*" </sys/class/graphics/fb0/virtual_size) * $(cat /sys/class/graphics/fb0/bits_per_pixel) / 8 )) /dev/fb0 | tr -d '\0' | head -c 1 | wc -c)" = 1 ]; then
-    ok "panel: /dev/fb0 drawn through DeviceAllow=char-fb (panel.png)"
+    ok "panel: /dev/fb0, found by its driver's name ($(cat /sys/class/graphics/fb0/name)), drawn through DeviceAllow=char-fb (panel.png)"
     # What the panel shows, as a PNG (the display is 32 bits a pixel: XRGB8888).
     python3 - "$OUT/panel.png" <<'PNG'
 import struct, sys, zlib
@@ -65,6 +65,32 @@ open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(
 PNG
 else
     fail panel "/dev/fb0 holds no pixels"
+fi
+# The panel blanks (FBIOBLANK) after display.blank_after_seconds (3 here), and a key wakes it.
+# As a member of group relay: the socket serves no one else, root included.
+ctl() { runuser -u member -- relayctl "$@" 2>&1; }
+if until_true 30 bash -c 'runuser -u member -- relayctl status | grep -q "^panel: blanked"'; then
+    dpms=$(cat /sys/class/drm/card*-*/dpms 2>/dev/null | sort -u | tr '\n' ' ')
+    ctl press select >/dev/null
+    woken=$(ctl status | grep "^panel:")
+    refused=$(journalctl -u "$unit" -o cat | grep -E "does not blank|could not (blank|wake) the panel")
+    if [ "$woken" = "panel: on" ] && [ -z "$refused" ]; then
+        ok "panel: blanked after 3 s idle (connector dpms while blank: ${dpms:-unknown}), woken by a key press"
+    else
+        fail panel "after the press: \"$woken\"; the driver: ${refused:-accepted FBIOBLANK}"
+    fi
+else
+    fail panel "not blanked within 30 s: $(ctl status | grep -E '^panel:|rror'); $(journalctl -u "$unit" -o cat | grep -m1 -i blank)"
+fi
+
+# The motor: relayctl vibrate plays the time-sensitive pattern (two pulses) on the force-feedback
+# device, one effect uploaded when the agent opened it, started and stopped for each pulse.
+tried=$(ctl vibrate --level time-sensitive)
+if until_true 10 bash -c '[ "$(grep -c "^stop " "$OUT/vibrator.log")" -ge 2 ]' &&
+    [ "$(grep -E "^(play|stop) " "$OUT/vibrator.log" | cut -d" " -f1 | tr '\n' ' ')" = "play stop play stop " ]; then
+    ok "vibrator: $tried; the device saw: $(tr '\n' ',' <"$OUT/vibrator.log")"
+else
+    fail vibrator "relayctl said \"$tried\"; the device saw: $(tr '\n' ',' <"$OUT/vibrator.log" 2>&1); $(journalctl -u "$unit" -o cat | grep -m1 -i vibrat)"
 fi
 
 # 3. The control socket: the relay group may use it, others are told how to join.

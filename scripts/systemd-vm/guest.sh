@@ -32,12 +32,20 @@ for name in /sys/class/input/event*/device/name; do
     [ "$(cat "$name")" = relay-vm-keypad ] && keypad=/dev/input/$(basename "$(dirname "$(dirname "$name")")")
 done
 [ -n "$keypad" ] || fail "no keypad device"
+# A coin motor as gpio-vibrator presents it: a force-feedback input device.
+python3 "$ROOT/scripts/systemd-vm/vibrator.py" "$OUT/vibrator-ready" "$OUT/vibrator.log" &
+until_true 20 test -e "$OUT/vibrator-ready" || fail "the uinput vibrator was not created"
+vibrator=
+for name in /sys/class/input/event*/device/name; do
+    [ "$(cat "$name")" = relay-vm-vibrator ] && vibrator=/dev/input/$(basename "$(dirname "$(dirname "$name")")")
+done
+[ -n "$vibrator" ] || fail "no vibrator device"
 until_true 20 test -e /dev/fb0 || fail "virtio-gpu made no /dev/fb0"
 # Blank, so that the check sees what the agent draws.
 head -c $(( $(tr , "*" </sys/class/graphics/fb0/virtual_size) * $(cat /sys/class/graphics/fb0/bits_per_pixel) / 8 )) /dev/zero >/dev/fb0 2>/dev/null
 # What udev's rules give these devices on Debian (50-udev-default.rules): no udevd runs here.
 chgrp video /dev/fb0 && chmod 0660 /dev/fb0
-chgrp input "$keypad" && chmod 0660 "$keypad"
+chgrp input "$keypad" "$vibrator" && chmod 0660 "$keypad" "$vibrator"
 
 log "installing relay-wearable's package files"
 install -m 0755 "$BIN/relay-wearable" "$BIN/relayctl" /usr/bin/
@@ -49,14 +57,22 @@ id relay >/dev/null || fail "postinst made no relay account"
 mkdir -p /etc/relay
 # The conffile as shipped, with this board's panel and keys set, as its owner would.
 {
-    printf 'framebuffer = "/dev/fb0"\ninputs = ["%s"]\n\n' "$keypad"
-    /usr/bin/relay-wearable --print-default-config
+    # The panel by its driver's name, as a board's owner writes it (fb0 here: virtio_gpudrmfb).
+    printf 'panel = "%s"\ninputs = ["%s"]\n\n' "$(cat /sys/class/graphics/fb0/name)" "$keypad"
+    # A short idle time, so that the checks see the panel blank.
+    /usr/bin/relay-wearable --print-default-config |
+        sed -e 's/^#blank_after_seconds = .*/blank_after_seconds = 3/' -e "s|^#vibrator = .*|vibrator = \"$vibrator\"|"
 } >/etc/relay/wearable.toml
+grep -q "^vibrator = \"$vibrator\"$" /etc/relay/wearable.toml || fail "the default configuration has no vibrator line"
+# The unit reads input devices only; its owner lets it write the motor, as Hardware/README.md says.
+mkdir -p /etc/systemd/system/relay-wearable.service.d
+printf '[Service]\nDeviceAllow=%s rw\n' "$vibrator" >/etc/systemd/system/relay-wearable.service.d/vibrator.conf
+grep -q '^blank_after_seconds = 3$' /etc/relay/wearable.toml || fail "the default configuration has no blank_after_seconds line"
 # A person in the relay group and one outside it.
 useradd --no-create-home --groups relay member && useradd --no-create-home outsider || fail "useradd failed"
 
 install -m 0644 "$ROOT/scripts/systemd-vm/relay-check.service" "$ROOT/scripts/systemd-vm/relay-check.target" /etc/systemd/system/
-printf "CHECK=%s\nOUT=%s\nKEYPAD=%s\n" "$ROOT/scripts/systemd-vm/check.sh" "$OUT" "$keypad" >/etc/relay-check.env
+printf "CHECK=%s\nOUT=%s\nKEYPAD=%s\nVIBRATOR=%s\n" "$ROOT/scripts/systemd-vm/check.sh" "$OUT" "$keypad" "$vibrator" >/etc/relay-check.env
 # What a VM over a shared, read-only root does not need and would spend minutes on under TCG:
 # udev's coldplug (the two devices above are set up by hand), tmpfiles over the whole tree,
 # machine-id, random seed, binfmt, sysusers, timesyncd.

@@ -269,6 +269,8 @@ public final class PhoneLink: Sendable {
         hello.role = .phone
         hello.agentVersion = RelayVersion.string
         hello.deviceName = configuration.deviceName
+        // The reference the wearable sets its clock by (Docs/PROTOCOL.md, "The phone's clock").
+        hello.sentAtMillis = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         return hello
     }
 

@@ -13,8 +13,11 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var stateDirectory: String?
     /// The name shown when pairing, or `nil` for the host name.
     public var deviceName: String?
-    /// The framebuffer device or file, or `nil` for the default file.
+    /// The framebuffer device or file, or `nil` for the default (``panel``'s device, or with the
+    /// loopback transport a file).
     public var framebuffer: String?
+    /// The panel's framebuffer by its driver's name, or `nil`.
+    public var panel: String?
     /// Width in pixels of a file framebuffer.
     public var width: Int
     /// Height in pixels of a file framebuffer.
@@ -31,7 +34,8 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var link: LinkSettings
     /// The screen's timing and clock.
     public var display: DisplaySettings
-    /// The vibration motor's sysfs value file, or `nil` when there is none (vibrations are logged).
+    /// The vibration motor (a force-feedback input device or a sysfs value file), or `nil` when
+    /// there is none (vibrations are logged).
     public var vibrator: String?
     /// The Bluetooth adapter (`hci0` or its address), or `nil` for the first.
     public var bluetoothAdapter: String?
@@ -40,13 +44,15 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     /// Notifications that waited on the phone while the devices were apart still alert when at
     /// most this many seconds old on arrival; 0: none of them alerts.
     public var offlineAlertWindowSeconds: Int
+    /// Whether the wearable sets the system clock to the phone's (else it keeps an offset).
+    public var setSystemClock: Bool
 
     /// The `[display]` section.
     public struct DisplaySettings: Sendable, Hashable {
         /// Seconds a short look stays before the screen returns to what it showed.
         public var shortLookSeconds: Int
-        /// Seconds without a key press or alert before the screen dims; 0 never dims.
-        public var dimAfterSeconds: Int
+        /// Seconds without a key press or alert before the panel is blanked; 0 never blanks.
+        public var blankAfterSeconds: Int
         /// A 24-hour clock ("21:41") rather than a 12-hour one ("9:41 PM").
         public var twentyFourHourClock: Bool
     }
@@ -80,7 +86,14 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         /// `framebuffer`.
         public static let framebuffer: ConfigKey<String> = .string(
             "framebuffer", .path, flag: "--framebuffer",
-            "The framebuffer: a device such as /dev/fb1, or a file, created if missing. Empty: wearable.fb beside the default control socket.")
+            "The framebuffer: a device such as /dev/fb1, or a file (loopback), created if missing. Empty: the device of "
+                + "panel; with transport = \"loopback\" and no panel, wearable.fb beside the default control socket.")
+        /// `panel`.
+        public static let panel: ConfigKey<String> = .string(
+            "panel", .text(maximumLength: 64), flag: "--panel",
+            "The panel by its framebuffer driver's name, as /sys/class/graphics/fb*/name shows it (fb_st7789v, "
+                + "panel-mipi-dbid, fb_ili9341): its device is used whatever number the kernel gave it. framebuffer, "
+                + "when set, wins. With transport = \"rfcomm\" one of the two must be set.")
         /// `width`.
         public static let width: ConfigKey<Int> = .integer(
             "width", default: 240, range: 1...4096, unit: "pixels", flag: "--width",
@@ -107,11 +120,12 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         public static let shortLookSeconds: ConfigKey<Int> = .integer(
             "display.short_look_seconds", default: 8, range: 1...60, unit: "seconds",
             "How long an alert's short look stays before the screen returns to what it showed.")
-        /// `display.dim_after_seconds`.
-        public static let dimAfterSeconds: ConfigKey<Int> = .integer(
-            "display.dim_after_seconds", default: 15, range: 0...3600, unit: "seconds",
-            "Reserved; not used by this build, whose screen never dims. Meant: seconds without a key press or alert "
-                + "before the screen dims; 0: never.")
+        /// `display.blank_after_seconds`.
+        public static let blankAfterSeconds: ConfigKey<Int> = .integer(
+            "display.blank_after_seconds", default: 15, range: 0...3600, unit: "seconds",
+            "Seconds without a key press or alert before the panel is blanked (powered down); the next key press "
+                + "only wakes it, and an alert or a pairing code wakes it too. 0: never. A file framebuffer (loopback) "
+                + "has no panel and never blanks.")
         /// `display.twenty_four_hour_clock`.
         public static let twentyFourHourClock: ConfigKey<Bool> = .boolean(
             "display.twenty_four_hour_clock", default: true, "A 24-hour clock (21:41) rather than a 12-hour one (9:41 PM).")
@@ -122,6 +136,13 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                 + "those at most this old still alert (120 keeps the alerts of a short drop-out). 0: none alerts. "
                 + "Ages are by the wearable's clock; one more than 5 minutes behind the phone's (a board with no "
                 + "real-time clock, before NTP) cannot tell them, and those arrive without alerting too.")
+        /// `clock.set_system_clock`.
+        public static let setSystemClock: ConfigKey<Bool> = .boolean(
+            "clock.set_system_clock", default: false,
+            "When the phone's clock (sent as each link comes up) differs from this one by more than 2 s: true sets the "
+                + "system clock to the phone's (it needs the CAP_SYS_TIME capability, which the packaged service does not "
+                + "have: Docs/SERVICES.md); false keeps the difference as an offset that the watch face, list times and "
+                + "local firing use, leaving the system clock alone.")
         /// `bluetooth.adapter`.
         public static let bluetoothAdapter: ConfigKey<String> = .string(
             "bluetooth.adapter", .text(maximumLength: 32), flag: "--adapter",
@@ -133,9 +154,10 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         /// `haptics.vibrator`.
         public static let vibrator: ConfigKey<String> = .string(
             "haptics.vibrator", .path,
-            "Reserved; not used by this build, which logs every vibration. Meant: the vibration motor's sysfs value "
-                + "file (/sys/class/leds/NAME/brightness or /sys/class/gpio/gpioN/value); empty: no motor.")
-    }
+            "The vibration motor: a force-feedback input device (/dev/input/by-path/...-event, which the kernel's "
+                + "gpio-vibrator or pwm-vibrator driver makes of a coin motor), or a sysfs value file (/sys/class/leds/NAME/brightness "
+                + "for a motor declared with gpio-leds). Empty: no motor; each vibration is logged at debug level. "
+                + "relayctl vibrate tries it.")    }
 
     /// Every key of `wearable.toml`.
     public static let schema = ConfigSchema(
@@ -145,13 +167,13 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                 "", "The wearable agent.",
                 keys: [
                     Keys.transport.erased, Keys.listen.erased, Keys.controlSocket.erased, Keys.controlGroup.erased, Keys.stateDirectory.erased,
-                    Keys.deviceName.erased, Keys.framebuffer.erased, Keys.width.erased, Keys.height.erased,
+                    Keys.deviceName.erased, Keys.framebuffer.erased, Keys.panel.erased, Keys.width.erased, Keys.height.erased,
                     Keys.format.erased, Keys.inputs.erased, Keys.timeZone.erased, Keys.language.erased,
                 ]),
             LinkSettings.section(reconnects: false),
             ConfigSection(
                 "display", "The screen's timing and clock.",
-                keys: [Keys.shortLookSeconds.erased, Keys.dimAfterSeconds.erased, Keys.twentyFourHourClock.erased]),
+                keys: [Keys.shortLookSeconds.erased, Keys.blankAfterSeconds.erased, Keys.twentyFourHourClock.erased]),
             ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased]),
             ConfigSection(
                 "bluetooth", "The Bluetooth transport (transport = \"rfcomm\"; Docs/BLUETOOTH.md).",
@@ -159,6 +181,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             ConfigSection(
                 "offline", "While the phone is out of range: the wearable fires the phone's schedule itself.",
                 keys: [Keys.offlineAlertWindowSeconds.erased]),
+            ConfigSection("clock", "The wearable's clock, set by the phone's (Docs/PROTOCOL.md, \"The phone's clock\").", keys: [Keys.setSystemClock.erased]),
         ],
         checks: LinkSettings.checks)
 
@@ -171,6 +194,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         stateDirectory = values[Keys.stateDirectory].nonEmpty
         deviceName = values[Keys.deviceName].nonEmpty
         framebuffer = values[Keys.framebuffer].nonEmpty
+        panel = values[Keys.panel].nonEmpty
         width = values[Keys.width]
         height = values[Keys.height]
         format = values[Keys.format]
@@ -179,11 +203,12 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         language = values[Keys.language].nonEmpty
         link = LinkSettings(values)
         display = DisplaySettings(
-            shortLookSeconds: values[Keys.shortLookSeconds], dimAfterSeconds: values[Keys.dimAfterSeconds],
+            shortLookSeconds: values[Keys.shortLookSeconds], blankAfterSeconds: values[Keys.blankAfterSeconds],
             twentyFourHourClock: values[Keys.twentyFourHourClock])
         vibrator = values[Keys.vibrator].nonEmpty
         bluetoothAdapter = values[Keys.bluetoothAdapter].nonEmpty
         bluetoothChannel = values[Keys.bluetoothChannel]
         offlineAlertWindowSeconds = values[Keys.offlineAlertWindowSeconds]
+        setSystemClock = values[Keys.setSystemClock]
     }
 }

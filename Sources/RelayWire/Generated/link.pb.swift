@@ -405,6 +405,11 @@ public nonisolated struct Relay_V1_Hello: Sendable {
   /// those unless they are young (Docs/PROTOCOL.md, "Catch-up"). 0: nothing waited.
   public var logHead: UInt64 = 0
 
+  /// The sender's wall clock (UTC) when it sent this hello, in milliseconds since
+  /// 1970-01-01 (0: not given). The wearable follows the phone's: a board without a
+  /// real-time clock boots with a wrong time (Docs/PROTOCOL.md, "Hello").
+  public var sentAtMillis: Int64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1616,7 +1621,7 @@ nonisolated extension Relay_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}agent_version\0\u{3}device_name\0\u{1}capabilities\0\u{3}received_through\0\u{3}log_epoch\0\u{3}received_epoch\0\u{3}log_head\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}agent_version\0\u{3}device_name\0\u{1}capabilities\0\u{3}received_through\0\u{3}log_epoch\0\u{3}received_epoch\0\u{3}log_head\0\u{3}sent_at_millis\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1632,6 +1637,7 @@ nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Mess
       case 6: try { try decoder.decodeSingularUInt64Field(value: &self.logEpoch) }()
       case 7: try { try decoder.decodeSingularUInt64Field(value: &self.receivedEpoch) }()
       case 8: try { try decoder.decodeSingularUInt64Field(value: &self.logHead) }()
+      case 9: try { try decoder.decodeSingularInt64Field(value: &self.sentAtMillis) }()
       default: break
       }
     }
@@ -1666,6 +1672,9 @@ nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if self.logHead != 0 {
       try visitor.visitSingularUInt64Field(value: self.logHead, fieldNumber: 8)
     }
+    if self.sentAtMillis != 0 {
+      try visitor.visitSingularInt64Field(value: self.sentAtMillis, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1678,6 +1687,7 @@ nonisolated extension Relay_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs.logEpoch != rhs.logEpoch {return false}
     if lhs.receivedEpoch != rhs.receivedEpoch {return false}
     if lhs.logHead != rhs.logHead {return false}
+    if lhs.sentAtMillis != rhs.sentAtMillis {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -12,6 +12,10 @@
 /// ioctl(2) with a pointer argument; returns -1 and sets errno like ioctl itself.
 int relay_ioctl_pointer(int fd, unsigned long request, void *argument);
 
+/// ioctl(2) with an integer argument passed by value (FBIOBLANK); returns -1 and sets errno
+/// like ioctl itself.
+int relay_ioctl_value(int fd, unsigned long request, unsigned long value);
+
 /// The EVIOCGNAME(length) request code, which reads an input device's name.
 unsigned long relay_eviocgname(size_t length);
 
@@ -21,6 +25,20 @@ unsigned long relay_eviocgbit_key(size_t length);
 /// EVIOCGRAB: with `grab` non-zero, this descriptor alone receives the device's events (the
 /// console and other readers no longer do); returns -1 and sets errno like ioctl itself.
 int relay_evdev_grab(int fd, int grab);
+
+/// Whether an evdev device can rumble (EVIOCGBIT(EV_FF) has FF_RUMBLE): 1 or 0, or -1 with
+/// errno set.
+int relay_ff_can_rumble(int fd);
+
+/// Uploads a rumble effect at full strength that plays for at most `length_ms` (EVIOCSFF; the
+/// structure's layout differs between 32- and 64-bit boards, so it is built here); returns the
+/// effect's id, or -1 with errno set.
+int relay_ff_upload_rumble(int fd, unsigned short length_ms);
+
+/// Starts (`play` 1) or stops (`play` 0) an uploaded effect by writing an EV_FF event to the
+/// device (struct input_event, also of a size that differs between boards); 0, or -1 with
+/// errno set.
+int relay_ff_play(int fd, int effect, int play);
 
 /// Whether the kernel's clock is synchronised (ntp_adjtime(2), which Swift's Glibc module does
 /// not carry): 1 when it is, 0 when not (TIME_ERROR or STA_UNSYNC), -1 with errno set when the

@@ -1,0 +1,60 @@
+import RelayCLI
+import RelayCore
+import RelayHaptics
+
+/// Plays the alerts' vibrations on the configured motor, one at a time: a newer alert cancels
+/// the pattern still playing, and starts once the motor is off. A motor that refuses is said
+/// in the log, each time, and the alert stays on the screen. Used from the screen's thread.
+final class HapticPlayer {
+    /// What the vibrations go to, for status and `relayctl vibrate`.
+    let vibrator: String
+    private let driver: any HapticDriver
+    private let log: AgentLogSink
+    private var playing: Task<Void, Never>?
+
+    /// The motor `path` names: a force-feedback input device under /dev, a value file under
+    /// /sys; with no path, the log (at debug level). A device that cannot be used is an error
+    /// that names the fix.
+    init(path: String?, log: AgentLogSink) throws {
+        self.log = log
+        switch path {
+        case nil:
+            vibrator = "the log (haptics.vibrator is not set)"
+            driver = LogHapticDriver { log("relay-wearable: " + $0, level: .debug) }
+        case let path? where path.hasPrefix("/sys/"):
+            let motor = ValueFileMotor(valuePath: path)
+            vibrator = motor.description
+            driver = SwitchedHapticDriver(motor: motor)
+        case let path?:
+            let motor = try ForceFeedbackMotor(path: path)
+            vibrator = motor.description
+            driver = SwitchedHapticDriver(motor: motor)
+        }
+    }
+
+    /// Starts the pattern of `level` (nothing for a passive one) and returns it.
+    @discardableResult
+    func play(_ level: InterruptionLevel) -> VibrationPattern {
+        let pattern = VibrationPattern.pattern(for: level)
+        guard !pattern.pulses.isEmpty else { return pattern }
+        let previous = playing
+        previous?.cancel()
+        let (driver, log, vibrator) = (driver, log, vibrator)
+        playing = Task {
+            // Patterns never overlap on the motor: the one cancelled has switched it off first.
+            await previous?.value
+            do {
+                try await driver.play(pattern)
+            } catch is CancellationError {
+            } catch {
+                log.warning("relay-wearable: \(vibrator) refused the \(level.rawValue) vibration (\(error)); the alert is on the screen only")
+            }
+        }
+        return pattern
+    }
+
+    /// Stops what is playing; its task switches the motor off.
+    func stop() {
+        playing?.cancel()
+    }
+}
