@@ -5,6 +5,7 @@ import RelayCLI
 import RelayConfig
 import RelayControl
 import RelayDisplay
+import RelayInput
 import RelayStore
 import RelayTransport
 import WearableUI
@@ -100,6 +101,7 @@ struct WearableOptions: ParsableArguments {
             geometry: FramebufferGeometry(
                 width: file.width, height: file.height, format: file.format == .xrgb8888 ? .xrgb8888 : .rgb565),
             inputs: file.inputs,
+            keyMap: KeyMap(codes: Self.keyCodes(file.keys)),
             interface: interface,
             // Beside the control socket by default: one folder per wearable, already private.
             linkSocket: try Self.linkSocket(loaded, besideControlSocket: control),
@@ -114,6 +116,15 @@ struct WearableOptions: ParsableArguments {
             vibrator: file.vibrator,
             setSystemClock: file.setSystemClock)
         return (file.transport, configuration, loaded.summary)
+    }
+
+    /// Each configured code with its key (the configuration checked that none is in two).
+    private static func keyCodes(_ keys: RelayConfig.WearableConfiguration.KeySettings) -> [UInt16: InputKey] {
+        var codes: [UInt16: InputKey] = [:]
+        for (list, key) in [(keys.up, InputKey.up), (keys.down, .down), (keys.select, .select), (keys.back, .back)] {
+            for code in list { codes[code] = key }
+        }
+        return codes
     }
 
     /// The framebuffer to open: `framebuffer` when set, else the device whose driver `panel`
@@ -177,6 +188,8 @@ struct WearableConfiguration {
     var geometry: FramebufferGeometry
     /// evdev devices to read.
     var inputs: [String]
+    /// Which key codes are which of the four keys.
+    var keyMap: KeyMap
     /// The screens' settings: time zone, language, short look, clock, blanking.
     var interface: UIConfiguration
     /// The Unix socket the phone connects to in loopback mode.

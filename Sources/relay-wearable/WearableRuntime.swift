@@ -70,7 +70,7 @@ final class WearableRuntime {
         machine = UIStateMachine(
             state: UIState(now: clock.now(), link: .outOfRange),
             configuration: Self.screenSettings(configuration.interface, framebuffer: framebuffer), measurer: layout)
-        input = configuration.inputs.isEmpty ? nil : try EvdevReader(paths: configuration.inputs)
+        input = configuration.inputs.isEmpty ? nil : try EvdevReader(paths: configuration.inputs, keyMap: configuration.keyMap)
         haptics = try HapticPlayer(path: configuration.vibrator, log: .standardError)
         let mailbox = try Mailbox<[UIEvent]>()
         self.mailbox = mailbox

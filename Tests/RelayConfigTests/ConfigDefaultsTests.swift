@@ -69,6 +69,10 @@ import Testing
             return .string("unix:path=/run/other")
         case .paths:
             return .array([.string("/dev/input/event7")])
+        case .keyCodes:
+            // One more code, which no other key has by default.
+            guard case .array(let codes) = key.defaultValue else { return .array([.string("KEY_PROG1")]) }
+            return .array(codes + [.string("KEY_PROG1")])
         case .endpoint:
             return .string("unix:/run/relay/peer.sock")
         case .timeZone:

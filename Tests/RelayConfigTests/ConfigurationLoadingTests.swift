@@ -70,6 +70,30 @@ import Testing
         }
     }
 
+    @Test func theKeysAreNamedOrNumberedAndEachCodeMeansOneKey() throws {
+        let folder = try temporaryFolder()
+        let path = folder + "/wearable.toml"
+        func load(_ text: String) throws -> WearableConfiguration {
+            try write(text, to: path)
+            return try WearableConfiguration.load(configPath: path, flags: ConfigurationFlags(), environment: [:], currentDirectory: "/")
+        }
+        let defaults = try load("")
+        #expect(defaults.keys.up == [103] && defaults.keys.select == [28, 96, 353] && defaults.keys.back == [1, 14, 158])
+        // The Waveshare HAT's joystick press and KEY1, one by name and one by number.
+        let hat = try load("[keys]\nselect = [\"KEY_ENTER\", \"148\"]\nback = [\"BTN_0\"]\n")
+        #expect(hat.keys.select == [28, 148] && hat.keys.back == [256])
+        let problems: [(String, String)] = [
+            ("[keys]\nup = [\"KEY_UPP\"]\n", "keys.up"),
+            ("[keys]\nback = [\"KEY_UP\"]\n", "KEY_UP is in both keys.up and keys.back; a key can mean only one of them"),
+            ("[keys]\nselect = []\n", "keys.select has no key code; the wearable needs all four keys"),
+            ("[keys]\ndown = [\"999\"]\n", "keys.down"),
+        ]
+        for (text, expected) in problems {
+            let error = #expect(throws: ConfigurationError.self) { try load(text) }
+            #expect(error?.description.contains(expected) == true, "\(text): \(String(describing: error))")
+        }
+    }
+
     @Test func anEndlessFileIsCutOffAtTheLimit() {
         // A character device never ends; the reader must stop after the limit, not read forever.
         #expect(throws: ConfigurationError.unreadable(

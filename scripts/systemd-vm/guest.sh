@@ -25,7 +25,7 @@ modprobe uinput || fail "uinput did not load"
 # btvirt is the board's radio, outside systemd's namespace as a controller is outside the OS.
 (LD_PRELOAD=$BTVIRT_PRELOAD btvirt -B -l2 >"$OUT/btvirt.log" 2>&1) &
 until_true 30 bash -c '[ "$(btmgmt info 2>/dev/null | grep -c "^hci[0-9]")" -ge 2 ]' || fail "btvirt's controllers did not appear"
-python3 "$ROOT/scripts/systemd-vm/keypad.py" "$OUT/keypad-ready" &
+python3 "$ROOT/scripts/systemd-vm/keypad.py" "$OUT/keypad-ready" /var/tmp/relay-keypad.fifo &
 until_true 20 test -e "$OUT/keypad-ready" || fail "the uinput keypad was not created"
 keypad=
 for name in /sys/class/input/event*/device/name; do
@@ -61,7 +61,8 @@ mkdir -p /etc/relay
     printf 'panel = "%s"\ninputs = ["%s"]\n\n' "$(cat /sys/class/graphics/fb0/name)" "$keypad"
     # A short idle time, so that the checks see the panel blank.
     /usr/bin/relay-wearable --print-default-config |
-        sed -e 's/^#blank_after_seconds = .*/blank_after_seconds = 3/' -e "s|^#vibrator = .*|vibrator = \"$vibrator\"|"
+        sed -e 's/^#blank_after_seconds = .*/blank_after_seconds = 3/' -e "s|^#vibrator = .*|vibrator = \"$vibrator\"|" \
+            -e 's/^#select = .*/select = ["KEY_ENTER", "KEY_PROG1"]/'
 } >/etc/relay/wearable.toml
 grep -q "^vibrator = \"$vibrator\"$" /etc/relay/wearable.toml || fail "the default configuration has no vibrator line"
 # The unit reads input devices only; its owner lets it write the motor, as Hardware/README.md says.
@@ -72,7 +73,7 @@ grep -q '^blank_after_seconds = 3$' /etc/relay/wearable.toml || fail "the defaul
 useradd --no-create-home --groups relay member && useradd --no-create-home outsider || fail "useradd failed"
 
 install -m 0644 "$ROOT/scripts/systemd-vm/relay-check.service" "$ROOT/scripts/systemd-vm/relay-check.target" /etc/systemd/system/
-printf "CHECK=%s\nOUT=%s\nKEYPAD=%s\nVIBRATOR=%s\n" "$ROOT/scripts/systemd-vm/check.sh" "$OUT" "$keypad" "$vibrator" >/etc/relay-check.env
+printf "CHECK=%s\nOUT=%s\nKEYPAD=%s\nKEYPAD_FIFO=%s\nVIBRATOR=%s\n" "$ROOT/scripts/systemd-vm/check.sh" "$OUT" "$keypad" /var/tmp/relay-keypad.fifo "$vibrator" >/etc/relay-check.env
 # What a VM over a shared, read-only root does not need and would spend minutes on under TCG:
 # udev's coldplug (the two devices above are set up by hand), tmpfiles over the whole tree,
 # machine-id, random seed, binfmt, sysusers, timesyncd.

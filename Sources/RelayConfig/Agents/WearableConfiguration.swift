@@ -1,3 +1,5 @@
+import RelaySystem
+
 /// The wearable agent's settings (`relay-wearable`, `wearable.toml`). Empty strings in the
 /// file mean "the agent's default" and arrive here as `nil`.
 public struct WearableConfiguration: AgentConfiguration, Hashable {
@@ -34,6 +36,8 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var link: LinkSettings
     /// The screen's timing and clock.
     public var display: DisplaySettings
+    /// Which key codes are the wearable's four keys.
+    public var keys: KeySettings
     /// The vibration motor (a force-feedback input device or a sysfs value file), or `nil` when
     /// there is none (vibrations are logged).
     public var vibrator: String?
@@ -46,6 +50,18 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var offlineAlertWindowSeconds: Int
     /// Whether the wearable sets the system clock to the phone's (else it keeps an offset).
     public var setSystemClock: Bool
+
+    /// The `[keys]` section: the Linux key codes of each of the wearable's keys.
+    public struct KeySettings: Sendable, Hashable {
+        /// Up: scroll up, previous item.
+        public var up: [UInt16]
+        /// Down: scroll down, next item.
+        public var down: [UInt16]
+        /// Select: open, choose, confirm.
+        public var select: [UInt16]
+        /// Back.
+        public var back: [UInt16]
+    }
 
     /// The `[display]` section.
     public struct DisplaySettings: Sendable, Hashable {
@@ -136,6 +152,18 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                 + "those at most this old still alert (120 keeps the alerts of a short drop-out). 0: none alerts. "
                 + "Ages are by the wearable's clock; one more than 5 minutes behind the phone's (a board with no "
                 + "real-time clock, before NTP) cannot tell them, and those arrive without alerting too.")
+        /// `keys.up`.
+        public static let keyUp: ConfigKey<[UInt16]> = .keyCodes(
+            "keys.up", default: [103], "The key codes of Up (scroll up, previous item), by name or number.")
+        /// `keys.down`.
+        public static let keyDown: ConfigKey<[UInt16]> = .keyCodes(
+            "keys.down", default: [108], "The key codes of Down (scroll down, next item).")
+        /// `keys.select`.
+        public static let keySelect: ConfigKey<[UInt16]> = .keyCodes(
+            "keys.select", default: [28, 96, 353], "The key codes of Select (open, choose, confirm).")
+        /// `keys.back`.
+        public static let keyBack: ConfigKey<[UInt16]> = .keyCodes(
+            "keys.back", default: [1, 14, 158], "The key codes of Back.")
         /// `clock.set_system_clock`.
         public static let setSystemClock: ConfigKey<Bool> = .boolean(
             "clock.set_system_clock", default: false,
@@ -174,6 +202,9 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             ConfigSection(
                 "display", "The screen's timing and clock.",
                 keys: [Keys.shortLookSeconds.erased, Keys.blankAfterSeconds.erased, Keys.twentyFourHourClock.erased]),
+            ConfigSection(
+                "keys", "Which Linux key codes (cat /proc/bus/input/devices, evtest) are the wearable's four keys.",
+                keys: [Keys.keyUp.erased, Keys.keyDown.erased, Keys.keySelect.erased, Keys.keyBack.erased]),
             ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased]),
             ConfigSection(
                 "bluetooth", "The Bluetooth transport (transport = \"rfcomm\"; Docs/BLUETOOTH.md).",
@@ -183,7 +214,28 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                 keys: [Keys.offlineAlertWindowSeconds.erased]),
             ConfigSection("clock", "The wearable's clock, set by the phone's (Docs/PROTOCOL.md, \"The phone's clock\").", keys: [Keys.setSystemClock.erased]),
         ],
-        checks: LinkSettings.checks)
+        checks: LinkSettings.checks + [keysCheck])
+
+    /// Each key code means one key, and each key has a code.
+    static let keysCheck = ConfigCheck(
+        paths: [Keys.keyUp.path, Keys.keyDown.path, Keys.keySelect.path, Keys.keyBack.path],
+        summary: "each of `keys.up`, `keys.down`, `keys.select` and `keys.back` has a key code, and no code is in two of them"
+    ) { values in
+        let roles = [("keys.up", values[Keys.keyUp]), ("keys.down", values[Keys.keyDown]), ("keys.select", values[Keys.keySelect]), ("keys.back", values[Keys.keyBack])]
+        if let empty = roles.first(where: { $0.1.isEmpty }) {
+            return "\(empty.0) has no key code; the wearable needs all four keys"
+        }
+        var seen: [UInt16: String] = [:]
+        for (role, codes) in roles {
+            for code in codes {
+                if let other = seen[code], other != role {
+                    return "\(LinuxKeyCodes.name(of: code)) is in both \(other) and \(role); a key can mean only one of them"
+                }
+                seen[code] = role
+            }
+        }
+        return nil
+    }
 
     /// The settings from checked values.
     public init(_ values: ConfigValues) {
@@ -210,5 +262,6 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         bluetoothChannel = values[Keys.bluetoothChannel]
         offlineAlertWindowSeconds = values[Keys.offlineAlertWindowSeconds]
         setSystemClock = values[Keys.setSystemClock]
+        keys = KeySettings(up: values[Keys.keyUp], down: values[Keys.keyDown], select: values[Keys.keySelect], back: values[Keys.keyBack])
     }
 }

@@ -1,3 +1,5 @@
+import RelaySystem
+
 /// One key of a configuration: its dotted path, rule, default, one line of documentation
 /// and the command-line flag that overrides it. `Value` is the Swift type settings read.
 public struct ConfigKey<Value: Sendable>: Sendable {
@@ -116,6 +118,19 @@ extension ConfigKey where Value == [String] {
             decode: { value in
                 guard case .array(let elements) = value else { return nil }
                 return elements.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            })
+    }
+}
+
+extension ConfigKey where Value == [UInt16] {
+    /// An array of Linux key codes, written as their names (`KEY_UP`) or numbers.
+    public static func keyCodes(_ path: String, default value: [UInt16], _ summary: String) -> ConfigKey<[UInt16]> {
+        ConfigKey(
+            path: path, rule: .keyCodes, defaultValue: value, summary: summary, flag: nil,
+            encode: { .array($0.map { .string(LinuxKeyCodes.name(of: $0)) }) },
+            decode: { value in
+                guard case .array(let elements) = value else { return nil }
+                return elements.compactMap { if case .string(let word) = $0 { LinuxKeyCodes.code(word) } else { nil } }
             })
     }
 }

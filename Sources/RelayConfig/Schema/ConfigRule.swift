@@ -1,4 +1,5 @@
 import Foundation
+import RelaySystem
 
 /// What a key accepts. The same rule checks file values and flag values, and describes
 /// itself for the generated documentation, so the two cannot disagree.
@@ -16,6 +17,9 @@ public enum ConfigRule: Sendable, Hashable {
     case path
     /// An array of paths, each as `.path` but never empty.
     case paths
+    /// An array of Linux key codes, each a name (`KEY_UP`, `BTN_0`: ``LinuxKeyCodes``) or a
+    /// number; may be empty.
+    case keyCodes
     /// Where the other agent is: empty (the default), `unix:PATH`, `tcp:HOST:PORT` or
     /// `rfcomm:ADDRESS/CHANNEL`; the transport checks the details when it starts.
     case endpoint
@@ -32,7 +36,7 @@ public enum ConfigRule: Sendable, Hashable {
         switch self {
         case .integer: "integer"
         case .boolean: "boolean"
-        case .paths: "array of strings"
+        case .paths, .keyCodes: "array of strings"
         default: "string"
         }
     }
@@ -46,6 +50,7 @@ public enum ConfigRule: Sendable, Hashable {
         case .choice(let words): Self.alternatives(words.map { TOMLWriter.quoted($0) })
         case .path: "a path (relative: from the file's folder)"
         case .paths: "paths (relative: from the file's folder)"
+        case .keyCodes: "key code names such as \"KEY_UP\" or \"BTN_0\" (Hardware/README.md lists them), or numbers"
         case .endpoint: "unix:PATH, tcp:HOST:PORT or rfcomm:ADDRESS/CHANNEL"
         case .bus(let names): Self.alternatives(names.map { TOMLWriter.quoted($0) } + ["a D-Bus address (unix:path=…)"])
         case .timeZone: "an IANA time zone name such as \"Europe/Berlin\""
@@ -71,6 +76,14 @@ public enum ConfigRule: Sendable, Hashable {
             }
             return nil
         case (.paths, _):
+            return .wrongType
+        case (.keyCodes, .array(let elements)):
+            for element in elements {
+                guard case .string(let word) = element else { return .wrongType }
+                if LinuxKeyCodes.code(word) == nil { return .notAllowed }
+            }
+            return nil
+        case (.keyCodes, _):
             return .wrongType
         case (_, .string(let text)):
             return accepts(text) ? nil : .notAllowed
@@ -101,7 +114,7 @@ public enum ConfigRule: Sendable, Hashable {
             return text.isEmpty || (text.count <= 64 && nameLike && !text.contains("..") && TimeZone(identifier: text) != nil)
         case .languageTag:
             return text.isEmpty || Self.isLanguageTag(text)
-        case .integer, .boolean, .paths:
+        case .integer, .boolean, .paths, .keyCodes:
             return false
         }
     }
