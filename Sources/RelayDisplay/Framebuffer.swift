@@ -68,7 +68,7 @@ public final class Framebuffer {
         var status = stat()
         let exists = stat(path, &status) == 0
         if exists, status.st_mode & S_IFMT == S_IFCHR { return try openDevice(path: path) }
-        guard path.hasPrefix("/dev/"), !path.hasPrefix("/dev/shm/") else { return try openFile(path: path, geometry: fileGeometry) }
+        guard path.hasPrefix("/dev/"), !path.hasPrefix("/dev/shm/") || path.contains("/..") else { return try openFile(path: path, geometry: fileGeometry) }
         if exists { throw .notADevice(path: path) }
         return try openDevice(path: path)
     }

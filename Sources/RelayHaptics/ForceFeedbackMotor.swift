@@ -21,7 +21,7 @@ public final class ForceFeedbackMotor: VibrationMotor {
     public init(path: String) throws(DeviceError) {
         let failure = { (cause: SystemError) in
             DeviceError(
-                role: "the vibrator", path: path, group: "input", listing: "grep -B5 'EV=.*20000' /proc/bus/input/devices", cause: cause,
+                role: "the vibrator", path: path, group: "input", listing: "grep -B6 'EV=.*20000' /proc/bus/input/devices", cause: cause,
                 accessAdvice: "the packaged service reads input devices only: let it write this one with `systemctl edit relay-wearable`, "
                     + "[Service] DeviceAllow=\(path) rw (Hardware/README.md)")
         }

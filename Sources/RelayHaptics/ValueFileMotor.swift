@@ -1,5 +1,5 @@
 import Glibc
-import RelaySystem
+public import RelaySystem
 
 /// A motor behind a sysfs value file: `/sys/class/leds/NAME/brightness` for a motor declared
 /// with the `gpio-leds` overlay (or `/sys/class/gpio/gpioN/value` on kernels that still export
@@ -8,9 +8,18 @@ public struct ValueFileMotor: VibrationMotor {
     /// The value file.
     public let valuePath: String
 
-    /// A motor behind `valuePath`.
-    public init(valuePath: String) {
+    /// A motor behind `valuePath`, switched off now: a motor an earlier run left running stops,
+    /// and a file that may not be written is found at start, not at the first alert.
+    public init(valuePath: String) throws(DeviceError) {
         self.valuePath = valuePath
+        do {
+            try write("0")
+        } catch {
+            throw DeviceError(
+                role: "the vibrator", path: valuePath, group: "relay", listing: "ls /sys/class/leds", cause: error,
+                accessAdvice: "Hardware/udev/70-relay.rules gives it to group relay; the packaged service sees /sys read-only: "
+                    + "let it write this file with `systemctl edit relay-wearable`, [Service] ReadWritePaths=\(valuePath)")
+        }
     }
 
     /// `the value file PATH`.

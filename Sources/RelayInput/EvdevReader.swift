@@ -8,10 +8,30 @@ public import RelaySystem
 /// Not `Sendable`: it keeps per-descriptor decoding state; one task owns it.
 public final class EvdevReader {
     private struct Source {
-        let descriptor: Int32
+        var descriptor: Int32
         let name: String
         var decoder: InputEventDecoder
         var open = true
+        /// Opened by path (and so reopened by it when the device comes back).
+        let reopenable: Bool
+    }
+
+    /// A key device that went away (unplugged, its driver unloaded) or came back.
+    public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
+        /// The device at `path` is gone; `cause` is the read's error, `nil` for an end of file.
+        case lost(path: String, cause: SystemError?)
+        /// The device at `path` is back, grabbed again.
+        case back(path: String)
+
+        /// `the key device … went away (…); …`, `the key device … is back`.
+        public var description: String {
+            switch self {
+            case .lost(let path, let cause):
+                "the key device \(path) went away" + (cause.map { " (\($0))" } ?? "")
+                    + "; its keys do nothing until it comes back, which is watched for each second"
+            case .back(let path): "the key device \(path) is back"
+            }
+        }
     }
 
     private var sources: [Source]
@@ -32,9 +52,7 @@ public final class EvdevReader {
             guard seen.insert(node).inserted else { continue }
             opened.append(path)
             do {
-                let descriptor = try SystemError.retrying("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) }
-                descriptors.append(descriptor)
-                try SystemError.retrying("ioctl(\(path), EVIOCGRAB)") { relay_evdev_grab(descriptor, 1) }
+                descriptors.append(try Self.openDevice(path))
             } catch {
                 descriptors.forEach { _ = close($0) }
                 throw DeviceError(
@@ -43,6 +61,18 @@ public final class EvdevReader {
             }
         }
         self.init(descriptors: descriptors, keyMap: keyMap, layout: layout, owning: true, names: opened)
+    }
+
+    /// Opens and grabs the device at `path`.
+    private static func openDevice(_ path: String) throws(SystemError) -> Int32 {
+        let descriptor = try SystemError.retrying("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) }
+        do {
+            _ = try SystemError.retrying("ioctl(\(path), EVIOCGRAB)") { relay_evdev_grab(descriptor, 1) }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        return descriptor
     }
 
     /// The node `path` leads to after every symbolic link, or `path` itself when that cannot be
@@ -59,20 +89,45 @@ public final class EvdevReader {
     }
 
     private init(descriptors: [Int32], keyMap: KeyMap, layout: InputEventLayout, owning: Bool, names: [String]) {
-        sources = zip(descriptors, names).map { Source(descriptor: $0, name: $1, decoder: InputEventDecoder(layout: layout)) }
+        sources = zip(descriptors, names).map {
+            Source(descriptor: $0, name: $1, decoder: InputEventDecoder(layout: layout), reopenable: owning)
+        }
         interpreter = KeyEventInterpreter(keyMap: keyMap)
         ownsDescriptors = owning
     }
 
     deinit {
-        if ownsDescriptors { sources.forEach { _ = close($0.descriptor) } }
+        if ownsDescriptors { sources.filter(\.open).forEach { _ = close($0.descriptor) } }
     }
 
-    /// The descriptors, for an event loop that polls them itself.
-    public var descriptors: [Int32] { sources.map(\.descriptor) }
+    /// The descriptors of the sources still open, for an event loop that polls them itself (one
+    /// at its end would be readable for ever).
+    public var descriptors: [Int32] { sources.filter(\.open).map(\.descriptor) }
 
-    /// Whether every source has reached its end (a pipe's writer closed it).
+    /// Whether every source has reached its end (a pipe's writer closed it, a device went away).
     public var isAtEnd: Bool { sources.allSatisfy { !$0.open } }
+
+    /// What went away or came back since the last call, for the log.
+    public private(set) var changes: [DeviceChange] = []
+
+    /// Takes ``changes``.
+    public func takeChanges() -> [DeviceChange] {
+        defer { changes.removeAll() }
+        return changes
+    }
+
+    /// Tries to open again each device opened by path that went away; one that is back is
+    /// grabbed and read again (and listed in ``changes``). Cheap when nothing is back: one
+    /// failed `open` per lost device.
+    public func reopenLost() {
+        for index in sources.indices where !sources[index].open && sources[index].reopenable {
+            guard let descriptor = try? Self.openDevice(sources[index].name) else { continue }
+            sources[index].descriptor = descriptor
+            sources[index].open = true
+            sources[index].decoder = InputEventDecoder(layout: sources[index].decoder.layout)
+            changes.append(.back(path: sources[index].name))
+        }
+    }
 
     /// An evdev device's name (`gpio-keys`), or `nil` when the descriptor is not an input device.
     public static func deviceName(of descriptor: Int32) -> String? {
@@ -130,16 +185,34 @@ public final class EvdevReader {
         let descriptor = sources[index].descriptor
         let name = sources[index].name
         // Array's closure methods rethrow untyped errors, so the typed error travels in a Result.
-        let count = try buffer.withUnsafeMutableBytes { raw in
+        let result = buffer.withUnsafeMutableBytes { raw in
             Result { () throws(SystemError) in
                 try SystemError.retrying("read(\(name))") { Glibc.read(descriptor, raw.baseAddress, raw.count) }
             }
-        }.get()
-        guard count > 0 else {
-            sources[index].open = false
+        }
+        let count: Int
+        switch result {
+        case .success(let read) where read > 0:
+            count = read
+        case .success:
+            end(index, cause: nil)
             return []
+        case .failure(let error) where [ENODEV, EIO, EBADF].contains(error.code):
+            // A device that went away (unplugged, driver unloaded): ENODEV from evdev.
+            end(index, cause: error)
+            return []
+        case .failure(let error):
+            throw error
         }
         let events = buffer.withUnsafeBytes { sources[index].decoder.decode(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
         return interpreter.interpret(events)
+    }
+
+    /// Marks a source as ended and, when it is ours, closes it (and says so in ``changes``).
+    private func end(_ index: Int, cause: SystemError?) {
+        sources[index].open = false
+        guard ownsDescriptors else { return }
+        close(sources[index].descriptor)
+        changes.append(.lost(path: sources[index].name, cause: cause))
     }
 }

@@ -13,8 +13,9 @@ public enum LockReading: Sendable, Hashable {
 public enum SeatSession: Sendable, Hashable {
     /// A session whose screen can lock is active, and this is its `LockedHint`.
     case lockable(locked: Bool)
-    /// No one looks at a screen that locks: no session is active on the seat, or the active one
-    /// is a text console (`Type` `tty`) that nothing has marked locked. A text console has no
-    /// lock screen, so its `LockedHint` stays false while no one is there.
+    /// No one looks at a screen that locks: no session is active on the seat, the active one is
+    /// a display manager's login screen (`Class` `greeter`: no one is logged in), or it is a
+    /// text console (`Type` `tty`) that nothing has marked locked. A text console has no lock
+    /// screen, so its `LockedHint` stays false while no one is there.
     case noScreen
 }

@@ -1,7 +1,8 @@
 import RelayDBus
 
 /// Follows the active session on one seat: its `LockedHint`, or that no screen that locks is
-/// in use (no active session, or a text console; ``SeatSession``).
+/// in use (no active session, a display manager's login screen, or a text console;
+/// ``SeatSession``).
 ///
 /// The session is found through logind itself (`GetSeat`, then the seat's `ActiveSession`), never
 /// by building object paths, because session ids and their path escaping are logind's business.
@@ -21,6 +22,8 @@ struct LogindWatch: Sendable {
 
     /// The session type of a text console, which has no lock screen.
     static let textConsole = "tty"
+    /// The session class of a display manager's login screen: no one is logged in.
+    static let greeter = "greeter"
 
     /// What is known about logind; ``reading`` is what to report.
     private struct Tracker {
@@ -30,13 +33,14 @@ struct LogindWatch: Sendable {
         var sessionPath: String?
         var noActiveSession = false
         var sessionType: String?
+        var sessionClass: String?
         var lockedHint: Bool?
         /// The last problem logged, so a flapping service does not repeat the same line.
         var lastNote: String?
 
         /// The seat's session as far as locking goes; `nil` while logind cannot say.
         var reading: SeatSession? {
-            if noActiveSession { return .noScreen }
+            if noActiveSession || sessionClass == LogindWatch.greeter { return .noScreen }
             guard sessionPath != nil, let lockedHint else { return nil }
             return sessionType == LogindWatch.textConsole && !lockedHint ? .noScreen : .lockable(locked: lockedHint)
         }
@@ -46,6 +50,7 @@ struct LogindWatch: Sendable {
             sessionPath = nil
             noActiveSession = false
             sessionType = nil
+            sessionClass = nil
             lockedHint = nil
         }
     }
@@ -143,11 +148,14 @@ struct LogindWatch: Sendable {
         await readLockedHint(&tracker)
     }
 
-    /// The session's `Type`; one that cannot be read counts as a screen that locks.
+    /// The session's `Type` and `Class`; ones that cannot be read count as a user's session
+    /// with a screen that locks.
     private func readSessionType(_ tracker: inout Tracker) async {
         guard let sessionPath = tracker.sessionPath else { return }
-        let value = try? await connection.property("Type", of: Self.sessionInterface, at: sessionPath, on: Self.busName)
-        if case .string(let type)? = value { tracker.sessionType = type } else { tracker.sessionType = nil }
+        let type = try? await connection.property("Type", of: Self.sessionInterface, at: sessionPath, on: Self.busName)
+        if case .string(let type)? = type { tracker.sessionType = type } else { tracker.sessionType = nil }
+        let kind = try? await connection.property("Class", of: Self.sessionInterface, at: sessionPath, on: Self.busName)
+        if case .string(let kind)? = kind { tracker.sessionClass = kind } else { tracker.sessionClass = nil }
     }
 
     private func readLockedHint(_ tracker: inout Tracker) async {
@@ -180,11 +188,9 @@ struct LogindWatch: Sendable {
             } else if change.invalidated.contains("LockedHint") || change.changed["LockedHint"] != nil {
                 await readLockedHint(&tracker)
             }
-            if case .string(let type)? = change.changed["Type"] {
-                tracker.sessionType = type
-            } else if change.invalidated.contains("Type") {
-                await readSessionType(&tracker)
-            }
+            if case .string(let type)? = change.changed["Type"] { tracker.sessionType = type }
+            if case .string(let kind)? = change.changed["Class"] { tracker.sessionClass = kind }
+            if change.invalidated.contains("Type") || change.invalidated.contains("Class") { await readSessionType(&tracker) }
         }
     }
 

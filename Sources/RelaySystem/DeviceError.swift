@@ -37,7 +37,7 @@ public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(role) \(path) is held by another program (\(cause.description)): stop it (fuser -v \(path) names it)"
         case ENOTTY, EINVAL:
             "\(path) is not \(role) relay-wearable can use (\(cause.description)): name one of \(listing)"
-        case EACCES, EPERM:
+        case EACCES, EPERM, EROFS:
             "relay-wearable may not open \(role) \(path) (\(cause.description)): add its user to group \(group) "
                 + "(sudo usermod -aG \(group) $USER, then log in again); the packaged service runs with that group"
                 + (accessAdvice.map { "; \($0)" } ?? "")

@@ -53,8 +53,12 @@ public enum UIEvent: Hashable, Sendable {
     case remove(identifier: String)
     /// A key was pressed (or auto-repeated).
     case key(UIKey)
-    /// Time passed; `now` is the current instant, read by the agent.
-    case tick(now: Date)
+    /// Time passed; `now` is the current instant (the wall clock, which may be stepped or
+    /// corrected), `uptime` how long the agent has run on a monotonic clock (what idle times
+    /// are measured on), both read by the agent.
+    case tick(now: Date, uptime: Duration = .zero)
+    /// The panel's driver refused to blank it: it stays on, and is no longer blanked.
+    case panelCannotBlank
     /// The link came up or went down.
     case link(LinkState)
     /// The posting apps' categories changed (actions, placeholders).

@@ -25,13 +25,16 @@ public struct UIState: Hashable, Sendable {
     public internal(set) var storedImages: [String: AttachmentImage] = [:]
     /// Whether the panel is powered (not blanked for idleness).
     public internal(set) var panelAwake = true
-    /// The last key press, alert or pairing code: the idle time counts from here.
-    public internal(set) var lastActivity: Date
+    /// Whether blanking was given up because the driver refused it.
+    public internal(set) var panelCannotBlank = false
+    /// The agent's uptime at the last tick (a monotonic clock).
+    public internal(set) var uptime: Duration = .zero
+    /// The uptime of the last key press, alert or pairing code: the idle time counts from here.
+    public internal(set) var lastActivity: Duration = .zero
 
     /// Creates the state at the watch face with no notifications.
     public init(now: Date, link: LinkState = .outOfRange, categories: [String: NotificationCategory] = [:], previewsHidden: Bool = false) {
         self.now = now
-        self.lastActivity = now
         self.link = link
         self.categories = categories
         self.previewsHidden = previewsHidden

@@ -57,12 +57,16 @@ public struct UIStateMachine {
         case .key(let key):
             // On a blanked panel a press only wakes it: the user cannot see what it would do.
             guard state.panelAwake else { return wakePanel() }
-            state.lastActivity = state.now
+            state.lastActivity = state.uptime
             actions += press(key)
-        case .tick(let now):
+        case .tick(let now, let uptime):
             state.now = now
+            state.uptime = max(state.uptime, uptime)
             expireShortLook()
             actions += blankPanelIfIdle()
+        case .panelCannotBlank:
+            state.panelCannotBlank = true
+            state.panelAwake = true
         case .link(let link):
             state.link = link
         case .categories(let categories):

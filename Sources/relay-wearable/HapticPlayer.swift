@@ -22,7 +22,7 @@ final class HapticPlayer {
             vibrator = "the log (haptics.vibrator is not set)"
             driver = LogHapticDriver { log("relay-wearable: " + $0, level: .debug) }
         case let path? where path.hasPrefix("/sys/"):
-            let motor = ValueFileMotor(valuePath: path)
+            let motor = try ValueFileMotor(valuePath: path)
             vibrator = motor.description
             driver = SwitchedHapticDriver(motor: motor)
         case let path?:
@@ -53,8 +53,11 @@ final class HapticPlayer {
         return pattern
     }
 
-    /// Stops what is playing; its task switches the motor off.
+    /// Stops what is playing and waits until its task has switched the motor off (a motor
+    /// behind a value file would otherwise keep running after the agent exits).
     func stop() {
-        playing?.cancel()
+        guard let playing else { return }
+        playing.cancel()
+        try? Blocking.run { await playing.value }
     }
 }

@@ -42,14 +42,19 @@ struct RelayWearable: AsyncParsableCommand {
         log("relay-wearable: " + source)
         // The screen's loop is the agent's one service, on a thread of its own (it blocks in
         // `poll`) that owns the framebuffer and the state machine, from opening them to removing
-        // the sockets. Bluetooth comes before it: without it the agent says what is missing
-        // (WearableBluetooth.swift), and while it waits for an adapter a stop signal ends it.
+        // the sockets. The panel named by its driver and Bluetooth come before it: the agent
+        // waits for the panel's driver (PanelSearch.swift) and for an adapter, says what is
+        // missing (WearableBluetooth.swift), and a stop signal ends either wait.
         let stop = try StopRequest()
         try await AgentServices.run(
             [
                 AgentServices.service("screen") {
+                    var found = configuration
                     let bluetooth: WearableBluetooth?
                     do {
+                        if let driver = configuration.panelDriver {
+                            found.framebuffer = try await cancelWhenGracefulShutdown { try await PanelSearch.wait(driver: driver, log: log) }
+                        }
                         bluetooth =
                             if transport == .rfcomm {
                                 try await cancelWhenGracefulShutdown {
@@ -62,9 +67,10 @@ struct RelayWearable: AsyncParsableCommand {
                     } catch is CancellationError {
                         return
                     }
+                    let resolved = found
                     try await AgentServices.onThread("screen", stop: stop) {
                         defer { bluetooth?.stop() }
-                        try WearableRuntime(configuration: configuration, bluetooth: bluetooth, stop: stop).run()
+                        try WearableRuntime(configuration: resolved, bluetooth: bluetooth, stop: stop).run()
                     }
                 }
             ], logger: AgentLog.logger(label: "relay-wearable"))

@@ -62,6 +62,8 @@ final class WearableBluetooth: Sendable {
         do {
             connection = try await BluetoothProblem.connectSystemBus()
         } catch {
+            // A stop while connecting is a stop, whatever the failure it caused says.
+            if Task.isCancelled { throw CancellationError() }
             throw WearableBluetoothError(description: "relay-wearable: \(error)")
         }
         let client = BlueZClient(connection: connection)
@@ -71,11 +73,10 @@ final class WearableBluetooth: Sendable {
             }
             if !found.powered { log("relay-wearable: bluetooth: \(BluetoothProblem.adapterOff(found.name))") }
             return WearableBluetooth(client: client, adapter: found, channel: channel, log: log)
-        } catch is CancellationError {
-            await connection.close()
-            throw CancellationError()
         } catch {
             await connection.close()
+            // A stop while it waits may surface as a failed call (`noSystemBus`): it is a stop.
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw WearableBluetoothError(description: "relay-wearable: \(error)")
         }
     }

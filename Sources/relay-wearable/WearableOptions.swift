@@ -96,7 +96,8 @@ struct WearableOptions: ParsableArguments {
             controlSocket: control,
             controlAccess: ControlAccess(
                 ownerUID: geteuid(), group: try ControlGroupLookup.resolve(file.controlGroup, values: loaded.values, executable: "relay-wearable")),
-            framebuffer: try Self.framebuffer(loaded, transport: file.transport, defaultFile: directory + "/wearable.fb"),
+            framebuffer: try Self.framebuffer(file, transport: file.transport, defaultFile: directory + "/wearable.fb") ?? "",
+            panelDriver: file.framebuffer == nil ? file.panel : nil,
             runtimeDirectory: directory,
             geometry: FramebufferGeometry(
                 width: file.width, height: file.height, format: file.format == .xrgb8888 ? .xrgb8888 : .rgb565),
@@ -127,27 +128,19 @@ struct WearableOptions: ParsableArguments {
         return codes
     }
 
-    /// The framebuffer to open: `framebuffer` when set, else the device whose driver `panel`
-    /// names, else (loopback only) the default file. A wearable that talks Bluetooth has a
-    /// panel, and drawing into a file nobody sees would hide that none was configured.
+    /// The framebuffer to open: `framebuffer` when set, else (loopback only, and only without
+    /// `panel`, whose device is looked for once the agent runs) the default file. A wearable that
+    /// talks Bluetooth has a panel, and drawing into a file nobody sees would hide that none was
+    /// configured.
     private static func framebuffer(
-        _ loaded: LoadedConfiguration<RelayConfig.WearableConfiguration>, transport: TransportKind, defaultFile: String
-    ) throws(ExitCode) -> String {
-        let file = loaded.settings
+        _ file: RelayConfig.WearableConfiguration, transport: TransportKind, defaultFile: String
+    ) throws(ExitCode) -> String? {
         if let path = file.framebuffer { return path }
-        let devices = FramebufferDevices()
-        guard let driver = file.panel else {
-            guard transport == .rfcomm else { return defaultFile }
-            throw ConfigurationRefusal.refuse(
-                "relay-wearable needs its panel with transport = \"rfcomm\": set panel = \"DRIVER\" (or framebuffer = \"/dev/fbN\") "
-                    + "in wearable.toml; the framebuffers here: \(devices.listing)", executable: "relay-wearable")
-        }
-        do {
-            return try devices.path(ofDriver: driver)
-        } catch {
-            let origin = loaded.values.origin(of: RelayConfig.WearableConfiguration.Keys.panel.path)
-            throw ConfigurationRefusal.refuse("\(origin): \(error)", executable: "relay-wearable")
-        }
+        guard file.panel == nil else { return nil }
+        guard transport == .rfcomm else { return defaultFile }
+        throw ConfigurationRefusal.refuse(
+            "relay-wearable needs its panel with transport = \"rfcomm\": set panel = \"DRIVER\" (or framebuffer = \"/dev/fbN\") "
+                + "in wearable.toml; the framebuffers here: \(FramebufferDevices().listing)", executable: "relay-wearable")
     }
 
     /// The Unix socket to listen on: the runtime serves its link on a socket path, so an
@@ -180,8 +173,10 @@ struct WearableConfiguration {
     var controlSocket: String
     /// Who may use the control socket.
     var controlAccess: ControlAccess
-    /// The framebuffer device or file.
+    /// The framebuffer device or file; empty until ``panelDriver``'s device is found.
     var framebuffer: String
+    /// The driver whose framebuffer is the panel, looked for when the agent starts (`panel`).
+    var panelDriver: String?
     /// The default directory for the socket and the framebuffer file.
     var runtimeDirectory: String
     /// The geometry of a file framebuffer.

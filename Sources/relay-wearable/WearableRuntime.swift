@@ -43,6 +43,8 @@ final class WearableRuntime {
     private let bonding: BondingPrompt
     private var serving: Task<Void, any Error>?
     private var alerts = 0
+    /// When lost key devices were last looked for.
+    private var lastDeviceSearch = ContinuousClock.now
     /// Alerts per notification held, since start (`notifications`, WearableRuntime+Replica.swift).
     var alertCounts: [String: Int] = [:]
     /// Lines about a change, written once its frame is shown: on the way to the screen they
@@ -132,7 +134,7 @@ final class WearableRuntime {
         // Whatever comes after relay-wearable (the console, its next start) finds the panel on.
         defer { if !machine.state.panelAwake { try? framebuffer.setPanelAwake(true) } }
         defer { haptics.stop() }
-        _ = machine.handle(link.initialEvents)
+        _ = machine.handle(link.initialEvents + [.tick(now: clock.now(), uptime: ContinuousClock.now - started)])
         display.show(machine.screenModel)
         let listening = try startLink()
         defer {
@@ -149,8 +151,9 @@ final class WearableRuntime {
         // Start-up is over: its code need not stay resident (StartupPages.swift).
         StartupPages.release()
         while true {
-            // A device that went away (end of file) is no longer polled: it would be readable for ever.
-            let keys = input.map { $0.isAtEnd ? [] : $0.descriptors } ?? []
+            // A device that went away is no longer polled (it would be readable for ever); it is
+            // looked for again each second below.
+            let keys = input?.descriptors ?? []
             let descriptors = [stop.descriptor, listener.descriptor, mailbox.wakeDescriptor] + keys
             var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             try SystemError.retrying("poll") { poll(&polled, nfds_t(polled.count), Self.millisecondsToNextSecond()) }
@@ -158,6 +161,10 @@ final class WearableRuntime {
                 log("relay-wearable: stopping on signal")
                 return
             }
+            // The time first: what follows (a key, the link's events) happens now, not at the
+            // previous tick. Once a second at least, the state machine decides whether the face
+            // changed (each minute) and whether the panel has been idle long enough to blank.
+            apply(.tick(now: clock.now(), uptime: ContinuousClock.now - started))
             if polled[1].revents != 0, let outcome = listener.serveOne(timeoutMilliseconds: 0, answer) {
                 log(outcome.description, level: outcome.logLevel)
             }
@@ -176,8 +183,18 @@ final class WearableRuntime {
                     if let key = UIKey(rawValue: event.key.rawValue) { apply(.key(key)) }
                 }
             }
-            // Once a second: the state machine decides whether the face changed (each minute).
-            apply(.tick(now: clock.now()))
+            if let input {
+                if ContinuousClock.now - lastDeviceSearch >= .seconds(1) {
+                    lastDeviceSearch = .now
+                    input.reopenLost()
+                }
+                for change in input.takeChanges() {
+                    switch change {
+                    case .lost: log.warning("relay-wearable: \(change)")
+                    case .back: log("relay-wearable: \(change)")
+                    }
+                }
+            }
         }
     }
 
@@ -218,8 +235,12 @@ final class WearableRuntime {
                 do {
                     try framebuffer.setPanelAwake(awake)
                     log("relay-wearable: panel \(awake ? "woken" : "blanked after \(Int(machine.configuration.blankAfter ?? 0)) s idle")", level: .debug)
+                } catch where !awake {
+                    // The panel stays lit: the state machine must not take the next key for a wake.
+                    _ = machine.handle(.panelCannotBlank)
+                    log.warning("relay-wearable: the panel's driver refused to blank it (\(error)); it stays on from now on")
                 } catch {
-                    log.warning("relay-wearable: could not \(awake ? "wake" : "blank") the panel: \(error)")
+                    log.warning("relay-wearable: could not wake the panel: \(error)")
                 }
             case .haptic(let level):
                 haptics.play(level)

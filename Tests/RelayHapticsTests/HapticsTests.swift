@@ -50,7 +50,7 @@ final class RecordingSleeper: HapticSleeper {
         let path = try valueFile()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let sleeper = RecordingSleeper(valuePath: path)
-        try await SwitchedHapticDriver(motor: ValueFileMotor(valuePath: path), sleeper: sleeper).play(.pattern(for: .timeSensitive))
+        try await SwitchedHapticDriver(motor: try ValueFileMotor(valuePath: path), sleeper: sleeper).play(.pattern(for: .timeSensitive))
         let timeline = sleeper.timeline
         #expect(timeline.map(\.value) == ["1", "0", "1"])
         #expect(timeline.map(\.duration) == [.milliseconds(120), .milliseconds(100), .milliseconds(120)])
@@ -62,17 +62,20 @@ final class RecordingSleeper: HapticSleeper {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let sleeper = RecordingSleeper(valuePath: path, failAfter: 0)
         await #expect(throws: CancellationError.self) {
-            try await SwitchedHapticDriver(motor: ValueFileMotor(valuePath: path), sleeper: sleeper).play(.pattern(for: .critical))
+            try await SwitchedHapticDriver(motor: try ValueFileMotor(valuePath: path), sleeper: sleeper).play(.pattern(for: .critical))
         }
         #expect(sleeper.timeline.map(\.value) == ["1"])
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "0")
     }
 
-    @Test func aMissingValueFileIsReportedWithItsPath() async {
-        let driver = SwitchedHapticDriver(motor: ValueFileMotor(valuePath: "/nonexistent/gpio18/value"), sleeper: RecordingSleeper(valuePath: "/dev/null"))
-        let error = await #expect(throws: SystemError.self) { try await driver.play(.pattern(for: .active)) }
-        #expect(error?.description.hasPrefix("open(/nonexistent/gpio18/value)") == true)
-        await #expect(throws: Never.self) { try await driver.play(.none) }
+    @Test func aValueFileThatCannotBeWrittenIsFoundAtStart() throws {
+        let error = #expect(throws: DeviceError.self) { try ValueFileMotor(valuePath: "/nonexistent/leds/relay-vibrator/brightness") }
+        #expect(error?.cause.call == "open(/nonexistent/leds/relay-vibrator/brightness)")
+        #expect(error?.description.contains("the vibrator /nonexistent/leds/relay-vibrator/brightness does not exist") == true)
+        let readOnly = DeviceError(
+            role: "the vibrator", path: "/sys/class/leds/relay-vibrator/brightness", group: "relay", listing: "ls /sys/class/leds",
+            cause: SystemError(call: "open(/sys/class/leds/relay-vibrator/brightness)", code: EROFS), accessAdvice: "ReadWritePaths=…")
+        #expect(readOnly.description.hasSuffix("; ReadWritePaths=…"))
     }
 
     @Test func theLogDriverDescribesThePattern() async throws {

@@ -48,6 +48,23 @@ import RelaySystem
         #expect(try reader.read(timeoutMilliseconds: -1) == [])
     }
 
+    /// One source ending (a keyboard unplugged) leaves the others read, and is no longer among
+    /// the descriptors an event loop polls, where it would be readable for ever.
+    @Test func aSourceThatEndsLeavesTheOthersAndIsNoLongerPolled() throws {
+        let buttons = try EventPipe(), keyboard = try EventPipe()
+        let reader = EvdevReader(descriptors: [buttons.readEnd, keyboard.readEnd])
+        keyboard.closeWriter()
+        #expect(try reader.read(timeoutMilliseconds: 1000) == [])
+        #expect(reader.descriptors == [buttons.readEnd] && !reader.isAtEnd)
+        buttons.key(108, 1)
+        #expect(try reader.read(timeoutMilliseconds: 1000).map(\.key) == [.down])
+        // Descriptors the caller owns are not reopened or reported: only devices opened by path are.
+        reader.reopenLost()
+        #expect(reader.takeChanges().isEmpty && reader.descriptors == [buttons.readEnd])
+        #expect(EvdevReader.DeviceChange.lost(path: "/dev/input/relay-keys", cause: SystemError(call: "read(/dev/input/relay-keys)", code: ENODEV)).description
+            .hasPrefix("the key device /dev/input/relay-keys went away (read(/dev/input/relay-keys): "))
+    }
+
     @Test func aFileThatIsNoInputDeviceIsRefusedWhenGrabbed() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("relay-not-a-device-\(UUID().uuidString)").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))

@@ -57,6 +57,11 @@ import Testing
                 // The console starts a desktop (SetType): its lock screen counts again.
                 try await setProperty("Type", .string("wayland"), of: session, interface: "org.freedesktop.login1.Session", client)
                 #expect(await readings.next() == .logind(.lockable(locked: false)))
+                // Logged out to a display manager's login screen: no one is there.
+                try await setProperty("Class", .string("greeter"), of: session, interface: "org.freedesktop.login1.Session", client)
+                #expect(await readings.next() == .logind(.noScreen))
+                try await setProperty("Class", .string("user"), of: session, interface: "org.freedesktop.login1.Session", client)
+                #expect(await readings.next() == .logind(.lockable(locked: false)))
                 // Everyone logged out of the seat.
                 try await setProperty(
                     "ActiveSession", .structure([.string(""), .objectPath(try DBusObjectPath("/"))]),

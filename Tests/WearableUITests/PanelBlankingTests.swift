@@ -6,8 +6,9 @@ import WearableUI
 
 /// The panel blanks after the idle time and wakes for a key, an alert or a pairing code.
 @Suite struct PanelBlankingTests {
-    private func tick(_ machine: inout UIStateMachine, after seconds: TimeInterval) -> [UIAction] {
-        machine.handle(.tick(now: referenceNow.addingTimeInterval(seconds)))
+    /// A tick `seconds` after the start, on both clocks.
+    private func tick(_ machine: inout UIStateMachine, after seconds: Int) -> [UIAction] {
+        machine.handle(.tick(now: referenceNow.addingTimeInterval(TimeInterval(seconds)), uptime: .seconds(seconds)))
     }
 
     @Test func theIdlePanelBlanksAndTheFirstPressOnlyWakesIt() throws {
@@ -43,13 +44,24 @@ import WearableUI
         #expect(!tick(&machine, after: 600).contains(.panel(awake: false)))
     }
 
-    @Test func withoutAnIdleTimeOrWithTheClockSteppedBackItStaysOn() throws {
+    @Test func idleTimeIsUptimeNotTheWallClock() throws {
         var never = try makeMachine()
         #expect(!tick(&never, after: 86_400).contains(.panel(awake: false)))
         var machine = try makeMachine(blankAfter: 15)
-        // The clock steps back an hour: the idle time starts again from there.
-        #expect(!tick(&machine, after: -3_600).contains(.panel(awake: false)))
-        #expect(!tick(&machine, after: -3_590).contains(.panel(awake: false)))
-        #expect(tick(&machine, after: -3_585).contains(.panel(awake: false)))
+        // The wall clock jumps an hour ahead (the phone's clock taken up) and back: no idle time.
+        #expect(!machine.handle(.tick(now: referenceNow.addingTimeInterval(3_600), uptime: .seconds(1))).contains(.panel(awake: false)))
+        #expect(!machine.handle(.tick(now: referenceNow.addingTimeInterval(-3_600), uptime: .seconds(14))).contains(.panel(awake: false)))
+        #expect(machine.handle(.tick(now: referenceNow.addingTimeInterval(-3_599), uptime: .seconds(15))).contains(.panel(awake: false)))
+    }
+
+    @Test func aPanelThatCannotBlankStaysOnAndKeysAct() throws {
+        var machine = try makeMachine(blankAfter: 5)
+        machine.feed(.upsert(delivered(SeedExamples.cyrillicMessage), alert: false))
+        #expect(tick(&machine, after: 5).contains(.panel(awake: false)))
+        machine.feed(.panelCannotBlank)
+        #expect(machine.state.panelAwake)
+        machine.press(.select)
+        #expect(machine.state.screen == .list(selection: 0))
+        #expect(!tick(&machine, after: 60).contains(.panel(awake: false)))
     }
 }

@@ -27,18 +27,18 @@ modprobe uinput || fail "uinput did not load"
 until_true 30 bash -c '[ "$(btmgmt info 2>/dev/null | grep -c "^hci[0-9]")" -ge 2 ]' || fail "btvirt's controllers did not appear"
 python3 "$ROOT/scripts/systemd-vm/keypad.py" "$OUT/keypad-ready" /var/tmp/relay-keypad.fifo &
 until_true 20 test -e "$OUT/keypad-ready" || fail "the uinput keypad was not created"
-keypad=
-for name in /sys/class/input/event*/device/name; do
-    [ "$(cat "$name")" = relay-vm-keypad ] && keypad=/dev/input/$(basename "$(dirname "$(dirname "$name")")")
-done
+# The event device of the input device named $1, as udev's by-name links would find it.
+input_device() {
+    for name in /sys/class/input/event*/device/name; do
+        [ "$(cat "$name")" = "$1" ] && echo "/dev/input/$(basename "$(dirname "$(dirname "$name")")")"
+    done
+}
+keypad=$(input_device relay-vm-keypad)
 [ -n "$keypad" ] || fail "no keypad device"
 # A coin motor as gpio-vibrator presents it: a force-feedback input device.
 python3 "$ROOT/scripts/systemd-vm/vibrator.py" "$OUT/vibrator-ready" "$OUT/vibrator.log" &
 until_true 20 test -e "$OUT/vibrator-ready" || fail "the uinput vibrator was not created"
-vibrator=
-for name in /sys/class/input/event*/device/name; do
-    [ "$(cat "$name")" = relay-vm-vibrator ] && vibrator=/dev/input/$(basename "$(dirname "$(dirname "$name")")")
-done
+vibrator=$(input_device relay-vm-vibrator)
 [ -n "$vibrator" ] || fail "no vibrator device"
 until_true 20 test -e /dev/fb0 || fail "virtio-gpu made no /dev/fb0"
 # Blank, so that the check sees what the agent draws.
@@ -61,14 +61,14 @@ mkdir -p /etc/relay
     printf 'panel = "%s"\ninputs = ["%s"]\n\n' "$(cat /sys/class/graphics/fb0/name)" "$keypad"
     # A short idle time, so that the checks see the panel blank.
     /usr/bin/relay-wearable --print-default-config |
-        sed -e 's/^#blank_after_seconds = .*/blank_after_seconds = 3/' -e "s|^#vibrator = .*|vibrator = \"$vibrator\"|" \
+        sed -e 's/^#blank_after_seconds = .*/blank_after_seconds = 5/' -e "s|^#vibrator = .*|vibrator = \"$vibrator\"|" \
             -e 's/^#select = .*/select = ["KEY_ENTER", "KEY_PROG1"]/'
 } >/etc/relay/wearable.toml
-grep -q "^vibrator = \"$vibrator\"$" /etc/relay/wearable.toml || fail "the default configuration has no vibrator line"
+grep -q "^vibrator = \"$vibrator\"$" /etc/relay/wearable.toml && grep -q '^select = \["KEY_ENTER", "KEY_PROG1"\]$' /etc/relay/wearable.toml &&
+    grep -q '^blank_after_seconds = 5$' /etc/relay/wearable.toml || fail "the default configuration lacks a line the checks set"
 # The unit reads input devices only; its owner lets it write the motor, as Hardware/README.md says.
 mkdir -p /etc/systemd/system/relay-wearable.service.d
 printf '[Service]\nDeviceAllow=%s rw\n' "$vibrator" >/etc/systemd/system/relay-wearable.service.d/vibrator.conf
-grep -q '^blank_after_seconds = 3$' /etc/relay/wearable.toml || fail "the default configuration has no blank_after_seconds line"
 # A person in the relay group and one outside it.
 useradd --no-create-home --groups relay member && useradd --no-create-home outsider || fail "useradd failed"
 
