@@ -207,7 +207,7 @@ let package = Package(
             name: "relayctl",
             dependencies: [
                 "RelayBluetooth",
-                "RelayCore", "RelayExamples", "RelayControl", "RelayDBus", "RelayConfig", "RelayDisplay", "RelayInput",
+                "RelayCore", "RelayExamples", "RelayControl", "RelayDBus", "RelayConfig", "RelayDisplay", "RelayHaptics", "RelayInput",
                 "RelayStore", "RelaySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -34,6 +34,16 @@ public struct KeyMap: Hashable, Sendable {
         158: .back,  // KEY_BACK
     ])
 
+    /// A map from each key's codes (as `[keys]` in wearable.toml gives them); a code listed
+    /// for two keys means the later one (the configuration refuses that beforehand).
+    public init(up: [UInt16], down: [UInt16], select: [UInt16], back: [UInt16]) {
+        var codes: [UInt16: InputKey] = [:]
+        for (list, key) in [(up, InputKey.up), (down, .down), (select, .select), (back, .back)] {
+            for code in list { codes[code] = key }
+        }
+        self.init(codes: codes)
+    }
+
     /// The key a code means, if any.
     public subscript(code: UInt16) -> InputKey? { codes[code] }
 }

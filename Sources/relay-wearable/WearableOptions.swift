@@ -102,7 +102,7 @@ struct WearableOptions: ParsableArguments {
             geometry: FramebufferGeometry(
                 width: file.width, height: file.height, format: file.format == .xrgb8888 ? .xrgb8888 : .rgb565),
             inputs: file.inputs,
-            keyMap: KeyMap(codes: Self.keyCodes(file.keys)),
+            keyMap: KeyMap(up: file.keys.up, down: file.keys.down, select: file.keys.select, back: file.keys.back),
             interface: interface,
             // Beside the control socket by default: one folder per wearable, already private.
             linkSocket: try Self.linkSocket(loaded, besideControlSocket: control),
@@ -117,15 +117,6 @@ struct WearableOptions: ParsableArguments {
             vibrator: file.vibrator,
             setSystemClock: file.setSystemClock)
         return (file.transport, configuration, loaded.summary)
-    }
-
-    /// Each configured code with its key (the configuration checked that none is in two).
-    private static func keyCodes(_ keys: RelayConfig.WearableConfiguration.KeySettings) -> [UInt16: InputKey] {
-        var codes: [UInt16: InputKey] = [:]
-        for (list, key) in [(keys.up, InputKey.up), (keys.down, .down), (keys.select, .select), (keys.back, .back)] {
-            for code in list { codes[code] = key }
-        }
-        return codes
     }
 
     /// The framebuffer to open: `framebuffer` when set, else (loopback only, and only without

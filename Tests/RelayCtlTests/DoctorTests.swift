@@ -49,6 +49,27 @@ import Testing
         #expect(result.findings.allSatisfy { $0["status"] as? String != "problem" || !(($0["fix"] as? String) ?? "").isEmpty })
     }
 
+    /// A panel named by a driver that is not loaded, and a vibrator that is no rumble device.
+    @Test(.timeLimit(.minutes(1))) func aMissingPanelDriverAndAMotorThatCannotRumbleAreNamed() async throws {
+        let home = "/tmp/relay-doctor-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/.config/relay", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: home + "/not-a-motor", contents: Data())
+        try """
+            panel = "fb_no_such_panel"
+
+            [haptics]
+            vibrator = "\(home)/not-a-motor"
+            """.write(toFile: home + "/.config/relay/wearable.toml", atomically: true, encoding: .utf8)
+        let result = try await doctor(["--wearable"], home: home)
+        let panel = finding(result.findings, "framebuffer", "panel")
+        #expect(panel?["status"] as? String == "problem")
+        #expect((panel?["detail"] as? String)?.hasPrefix("no framebuffer's driver is named \"fb_no_such_panel\"") == true, "\(String(describing: panel))")
+        let motor = finding(result.findings, "vibrator", home + "/not-a-motor")
+        #expect(motor?["status"] as? String == "problem")
+        #expect((motor?["detail"] as? String)?.contains("is not the vibrator relay-wearable can use") == true, "\(String(describing: motor))")
+    }
+
     @Test(.timeLimit(.minutes(1))) func aConfigurationMistakeIsAProblemNamingTheFile() async throws {
         let home = "/tmp/relay-doctor-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: home) }

@@ -1,16 +1,27 @@
 import Glibc
 import RelayDisplay
+import RelayHaptics
 import RelayInput
 import RelaySystem
 
 extension Doctor {
-    /// The panel: a framebuffer device Relay can open and drive.
-    func framebuffer(_ path: String?, configuration: String) -> DoctorFinding {
+    /// The panel: a framebuffer device Relay can open and drive, named by its path or by its
+    /// driver's name (`panel`).
+    func framebuffer(_ configured: String?, panel: String?, configuration: String) -> DoctorFinding {
         let check = "panel"
-        guard let path else {
+        let path: String
+        if let configured {
+            path = configured
+        } else if let panel {
+            do {
+                path = try FramebufferDevices().path(ofDriver: panel)
+            } catch {
+                return .problem("framebuffer", check, "\(error)", fix: "load the panel's overlay (Hardware/README.md), or correct panel in \(configuration)")
+            }
+        } else {
             return .problem(
-                "framebuffer", check, "no framebuffer is configured: relay-wearable draws into a file, not on a panel",
-                fix: "set framebuffer = \"/dev/fb1\" (your panel's; ls /sys/class/graphics) in \(configuration)")
+                "framebuffer", check, "no panel is configured: relay-wearable draws into a file in loopback mode, and refuses to start with Bluetooth",
+                fix: "set panel = \"DRIVER\" (cat /sys/class/graphics/fb*/name) or framebuffer = \"/dev/fbN\" in \(configuration)")
         }
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -39,7 +50,7 @@ extension Doctor {
 
     /// The keys: each configured evdev device opens and reports keys, and together they give
     /// Up, Down, Select and Back (a board may spread them over several gpio-keys devices).
-    func keys(_ inputs: [String], configuration: String) -> [DoctorFinding] {
+    func keys(_ inputs: [String], keyMap: KeyMap, configuration: String) -> [DoctorFinding] {
         guard !inputs.isEmpty else {
             return [
                 .problem(
@@ -66,14 +77,14 @@ extension Doctor {
                 findings.append(.problem("keys", path, "not an input device", fix: "name an evdev device (/dev/input/eventN) in inputs in \(configuration)"))
                 continue
             }
-            let keys = Set(codes.compactMap { KeyMap.standard[$0] })
+            let keys = Set(codes.compactMap { keyMap[$0] })
             found.formUnion(keys)
             let device = EvdevReader.deviceName(of: descriptor) ?? "unnamed"
             findings.append(
                 keys.isEmpty
                     ? .problem(
-                        "keys", path, "\(device) reports none of the keys Relay reads (Up, Down, Enter or Select, Esc or Back)",
-                        fix: "map the buttons to those codes (the gpio-keys overlay's linux,code, Hardware/README.md)")
+                        "keys", path, "\(device) reports none of the codes [keys] maps to Up, Down, Select or Back",
+                        fix: "give [keys] in \(configuration) the codes it sends (evtest \(path) shows them), or map its buttons to the default codes (Hardware/README.md)")
                     : .ok("keys", path, "\(device): \(keys.map(\.rawValue).sorted().joined(separator: ", "))"))
         }
         let missing = Set(InputKey.allCases).subtracting(found)
@@ -86,5 +97,28 @@ extension Doctor {
                         fix: "map a button to each of Up, Down, Select and Back (Hardware/README.md), or add the device that has them to inputs"))
         }
         return findings
+    }
+
+    /// The vibration motor: none (vibrations are logged), a force-feedback device that can
+    /// rumble, or a value file that may be written.
+    func vibrator(_ path: String?, configuration: String) -> DoctorFinding {
+        guard let path else {
+            return .skipped("vibrator", "motor", "no motor is configured (haptics.vibrator in \(configuration)): vibrations are logged")
+        }
+        if path.hasPrefix("/sys/") {
+            return access(path, W_OK) == 0
+                ? .ok("vibrator", path, "a value file that may be written; relayctl vibrate tries the motor")
+                : .problem(
+                    "vibrator", path, SystemError(call: "access(\(path), W_OK)", code: errno).description,
+                    fix: "install Hardware/udev/70-relay.rules and load the motor's overlay (Hardware/README.md, Vibration)")
+        }
+        do {
+            let motor = try ForceFeedbackMotor(path: path)
+            return .ok("vibrator", path, "\(motor) can rumble; relayctl vibrate tries it")
+        } catch where error.cause.code == EACCES {
+            return .skipped("vibrator", path, "a device this user may not open for writing; the service may (Hardware/README.md, Vibration). To check it here: sudo relayctl doctor")
+        } catch {
+            return .problem("vibrator", path, "\(error)", fix: "load the motor's overlay and name its device in haptics.vibrator (Hardware/README.md, Vibration)")
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import RelayConfig
 import RelayControl
+import RelayInput
 import RelayStore
 import RelaySystem
 
@@ -17,14 +18,16 @@ struct Doctor {
         var findings = await bluetooth(adapter: wearable?.settings?.bluetoothAdapter ?? phone?.settings?.bluetoothAdapter)
         if phone != nil { findings += await session() }
         if let wearable, let settings = wearable.settings {
-            findings.append(framebuffer(settings.framebuffer, configuration: wearable.location))
-            findings += keys(settings.inputs, configuration: wearable.location)
+            findings.append(framebuffer(settings.framebuffer, panel: settings.panel, configuration: wearable.location))
+            let keyMap = KeyMap(up: settings.keys.up, down: settings.keys.down, select: settings.keys.select, back: settings.keys.back)
+            findings += keys(settings.inputs, keyMap: keyMap, configuration: wearable.location)
+            findings.append(vibrator(settings.vibrator, configuration: wearable.location))
         } else if wearable != nil {
             findings.append(.skipped("framebuffer", "panel", "the wearable's configuration has errors (below); correct it first"))
             findings.append(.skipped("keys", "input devices", "the wearable's configuration has errors (below); correct it first"))
         }
-        if wearable != nil {
-            findings.append(.skipped("vibrator", "motor", "this build logs each vibration and drives no motor yet"))
+        if wearable?.settings == nil, wearable != nil {
+            findings.append(.skipped("vibrator", "motor", "the wearable's configuration has errors (below); correct it first"))
         }
         findings.append(clock())
         findings += [phone?.finding, wearable?.finding].compactMap { $0 }
@@ -107,7 +110,7 @@ struct Doctor {
         case .unsynchronised:
             return .problem(
                 "clock", "synchronised", "the clock is not synchronised (the time here is \(now))",
-                fix: "enable NTP: sudo timedatectl set-ntp true (systemd-timesyncd); a board without a real-time clock keeps the wrong time until then")
+                fix: "enable NTP: sudo timedatectl set-ntp true (systemd-timesyncd); a board without a real-time clock keeps the wrong time until then (relay-wearable follows its phone's clock meanwhile: relayctl status shows clockOffset)")
         case .unknown(let error):
             return .skipped("clock", "synchronised", "the kernel's clock state cannot be read here (\(error)); the time is \(now)")
         }

@@ -5,7 +5,7 @@ import Foundation
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check what Relay needs on this board: Bluetooth, D-Bus, panel, keys, clock, configuration, services.",
+        abstract: "Check what Relay needs on this board: Bluetooth, D-Bus, panel, keys, vibrator, clock, configuration, services.",
         discussion: """
             Each check prints ok, a problem with the command or setting that fixes it, or skipped \
             with why. Exits 0 only when no check found a problem. Without --phone or --wearable, \
