@@ -2,7 +2,7 @@
 """Writes the command file the kernel's panel-mipi-dbi driver loads (as firmware,
 /lib/firmware/<compatible>.bin) from a panel's initialisation sequence in text.
 
-    python3 mipi-dbi-cmd.py st7789-240x240.txt relay-st7789-240x240.bin
+    python3 mipi-dbi-cmd.py st7789-240x240.txt relay,st7789-240x240.bin
 
 The text has one step per line: `command 0x3A 0x55` sends command 0x3A with one parameter
 byte, `delay 120` waits 120 ms (at most 255 per line); `#` starts a comment. The file is the

@@ -197,9 +197,13 @@ public final class EvdevReader {
         case .success:
             end(index, cause: nil)
             return []
-        case .failure(let error) where [ENODEV, EIO, EBADF].contains(error.code):
+        case .failure(let error) where [ENODEV, EIO].contains(error.code):
             // A device that went away (unplugged, driver unloaded): ENODEV from evdev.
             end(index, cause: error)
+            return []
+        case .failure(let error) where error.code == EBADF:
+            // The number is no longer ours: closing it could close what another thread opened.
+            end(index, cause: error, closing: false)
             return []
         case .failure(let error):
             throw error
@@ -208,11 +212,13 @@ public final class EvdevReader {
         return interpreter.interpret(events)
     }
 
-    /// Marks a source as ended and, when it is ours, closes it (and says so in ``changes``).
-    private func end(_ index: Int, cause: SystemError?) {
+    /// Marks a source as ended and, when it is ours, closes it (unless `closing` is false) and
+    /// says so in ``changes``. A key held on it counts as released.
+    private func end(_ index: Int, cause: SystemError?, closing: Bool = true) {
         sources[index].open = false
+        interpreter.reset()
         guard ownsDescriptors else { return }
-        close(sources[index].descriptor)
+        if closing { close(sources[index].descriptor) }
         changes.append(.lost(path: sources[index].name, cause: cause))
     }
 }

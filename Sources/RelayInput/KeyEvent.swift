@@ -41,6 +41,12 @@ public struct KeyEventInterpreter: Sendable {
         self.keyMap = keyMap
     }
 
+    /// Forgets a half-read report and the keys held: a device went away (its releases with it).
+    public mutating func reset() {
+        dropping = false
+        held.removeAll()
+    }
+
     /// The key events among `events`.
     ///
     /// After `SYN_DROPPED` everything up to the next `SYN_REPORT` is discarded (it may be half a

@@ -24,6 +24,8 @@ struct LogindWatch: Sendable {
     static let textConsole = "tty"
     /// The session class of a display manager's login screen: no one is logged in.
     static let greeter = "greeter"
+    /// The session class of a display manager's lock screen.
+    static let lockScreen = "lock-screen"
 
     /// What is known about logind; ``reading`` is what to report.
     private struct Tracker {
@@ -41,6 +43,9 @@ struct LogindWatch: Sendable {
         /// The seat's session as far as locking goes; `nil` while logind cannot say.
         var reading: SeatSession? {
             if noActiveSession || sessionClass == LogindWatch.greeter { return .noScreen }
+            // A display manager that locks by switching to its own session (LightDM's
+            // light-locker): the user's screen is locked while it is the active one.
+            if sessionClass == LogindWatch.lockScreen { return .lockable(locked: true) }
             guard sessionPath != nil, let lockedHint else { return nil }
             return sessionType == LogindWatch.textConsole && !lockedHint ? .noScreen : .lockable(locked: lockedHint)
         }

@@ -80,8 +80,8 @@ import Testing
         let defaults = try load("")
         #expect(defaults.keys.up == [103] && defaults.keys.select == [28, 96, 353] && defaults.keys.back == [1, 14, 158])
         // The Waveshare HAT's joystick press and KEY1, one by name and one by number.
-        let hat = try load("[keys]\nselect = [\"KEY_ENTER\", \"148\"]\nback = [\"BTN_0\"]\n")
-        #expect(hat.keys.select == [28, 148] && hat.keys.back == [256])
+        let hat = try load("[keys]\nselect = [\"KEY_ENTER\", \"148\", 149]\nback = [\"BTN_0\"]\n")
+        #expect(hat.keys.select == [28, 148, 149] && hat.keys.back == [256])
         let problems: [(String, String)] = [
             ("[keys]\nup = [\"KEY_UPP\"]\n", "keys.up"),
             ("[keys]\nback = [\"KEY_UP\"]\n", "KEY_UP is in both keys.up and keys.back; a key can mean only one of them"),

@@ -68,6 +68,14 @@ final class RecordingSleeper: HapticSleeper {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "0")
     }
 
+    @Test func aMotorLeftRunningIsSwitchedOffAtStart() throws {
+        let path = try valueFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("1".utf8).write(to: URL(fileURLWithPath: path))
+        _ = try ValueFileMotor(valuePath: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "0")
+    }
+
     @Test func aValueFileThatCannotBeWrittenIsFoundAtStart() throws {
         let error = #expect(throws: DeviceError.self) { try ValueFileMotor(valuePath: "/nonexistent/leds/relay-vibrator/brightness") }
         #expect(error?.cause.call == "open(/nonexistent/leds/relay-vibrator/brightness)")

@@ -60,6 +60,9 @@ import Testing
                 // Logged out to a display manager's login screen: no one is there.
                 try await setProperty("Class", .string("greeter"), of: session, interface: "org.freedesktop.login1.Session", client)
                 #expect(await readings.next() == .logind(.noScreen))
+                // A display manager's own lock screen (LightDM's light-locker): locked.
+                try await setProperty("Class", .string("lock-screen"), of: session, interface: "org.freedesktop.login1.Session", client)
+                #expect(await readings.next() == .logind(.lockable(locked: true)))
                 try await setProperty("Class", .string("user"), of: session, interface: "org.freedesktop.login1.Session", client)
                 #expect(await readings.next() == .logind(.lockable(locked: false)))
                 // Everyone logged out of the seat.

@@ -130,7 +130,13 @@ extension ConfigKey where Value == [UInt16] {
             encode: { .array($0.map { .string(LinuxKeyCodes.name(of: $0)) }) },
             decode: { value in
                 guard case .array(let elements) = value else { return nil }
-                return elements.compactMap { if case .string(let word) = $0 { LinuxKeyCodes.code(word) } else { nil } }
+                return elements.compactMap { element in
+                    switch element {
+                    case .string(let word): LinuxKeyCodes.code(word)
+                    case .integer(let number): LinuxKeyCodes.code(String(number))
+                    default: nil
+                    }
+                }
             })
     }
 }

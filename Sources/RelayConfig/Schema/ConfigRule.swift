@@ -50,7 +50,7 @@ public enum ConfigRule: Sendable, Hashable {
         case .choice(let words): Self.alternatives(words.map { TOMLWriter.quoted($0) })
         case .path: "a path (relative: from the file's folder)"
         case .paths: "paths (relative: from the file's folder)"
-        case .keyCodes: "key code names such as \"KEY_UP\" or \"BTN_0\" (Hardware/README.md lists them), or numbers"
+        case .keyCodes: "key code names such as \"KEY_UP\" or \"BTN_0\" (Hardware/README.md lists them), or their numbers"
         case .endpoint: "unix:PATH, tcp:HOST:PORT or rfcomm:ADDRESS/CHANNEL"
         case .bus(let names): Self.alternatives(names.map { TOMLWriter.quoted($0) } + ["a D-Bus address (unix:path=…)"])
         case .timeZone: "an IANA time zone name such as \"Europe/Berlin\""
@@ -79,8 +79,11 @@ public enum ConfigRule: Sendable, Hashable {
             return .wrongType
         case (.keyCodes, .array(let elements)):
             for element in elements {
-                guard case .string(let word) = element else { return .wrongType }
-                if LinuxKeyCodes.code(word) == nil { return .notAllowed }
+                switch element {
+                case .string(let word): if LinuxKeyCodes.code(word) == nil { return .notAllowed }
+                case .integer(let number): if LinuxKeyCodes.code(String(number)) == nil { return .notAllowed }
+                default: return .wrongType
+                }
             }
             return nil
         case (.keyCodes, _):
