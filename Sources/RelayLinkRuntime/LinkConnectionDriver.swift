@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Logging
 public import RelayLink
 public import RelayTransport
@@ -48,12 +48,16 @@ public struct LinkConnectionDriver: Sendable {
     let logger: Logger
     let timeouts: LinkTimeouts
     let clock: any LinkClock
+    let timeSource: (@Sendable () -> Date)?
 
-    /// Creates a driver that keeps `timeouts` on `clock`.
+    /// Creates a driver that keeps `timeouts` on `clock`. With `timeSource`, the hello and the
+    /// heartbeats tell the peer this side's wall clock (the phone's, which the wearable follows).
     public init(
         role: Role, localKey: StaticKeyPair, hello: Relay_V1_Hello, delegate: any LinkDelegate, logger: Logger,
-        timeouts: LinkTimeouts = .standard, clock: any LinkClock = SystemLinkClock()
+        timeouts: LinkTimeouts = .standard, clock: any LinkClock = SystemLinkClock(),
+        timeSource: (@Sendable () -> Date)? = nil
     ) {
+        self.timeSource = timeSource
         self.role = role
         self.localKey = localKey
         self.hello = hello

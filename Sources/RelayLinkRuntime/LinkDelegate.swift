@@ -25,11 +25,16 @@ public protocol LinkDelegate: Sendable {
     func connected(peer: Relay_V1_Hello, link: LinkIdentity) async
     /// A heartbeat came back: the link's round-trip time now.
     func measured(roundTrip: Duration) async
+    /// A heartbeat brought the peer's wall clock (UTC) as it sent it.
+    func peerTime(_ time: Date) async
 }
 
 extension LinkDelegate {
     /// Owners that do not show the round-trip time ignore it.
     public func measured(roundTrip: Duration) async {}
+
+    /// Owners that do not follow the peer's clock ignore it.
+    public func peerTime(_ time: Date) async {}
 
     /// One entry at a time.
     public func apply(_ entries: [InboundEntry]) async throws {

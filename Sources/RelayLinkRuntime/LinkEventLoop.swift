@@ -75,7 +75,8 @@ struct LinkEventLoop {
             link: link, hello: hello, logs: logs,
             liveness: LivenessMonitor(
                 interval: driver.timeouts.heartbeat, timeout: driver.timeouts.silence, idleInterval: driver.timeouts.idleHeartbeat,
-                now: clock.now))
+                now: clock.now),
+            timeSource: driver.timeSource)
         var state = SessionState(identity: identity)
         let opening = try await carryOut(session.start(), session: &session, state: &state)
         try await write(opening.frames)
@@ -244,6 +245,7 @@ struct LinkEventLoop {
                 } catch {
                     return (frames, .failed(.localStorage(operation: "remove the entries the peer acknowledged", cause: FailureCause(error))))
                 }
+            case .peerTime(let time): await driver.delegate.peerTime(time)
             case .failed(let reason): return (frames, .failed(reason))
             }
         }

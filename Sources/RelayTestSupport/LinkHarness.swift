@@ -115,7 +115,7 @@ public func connect(
     phone: StaticKeyPair, wearable: StaticKeyPair, phoneState: DurableSide, wearableState: DurableSide,
     now: ContinuousClock.Instant, liveness: (ContinuousClock.Instant) -> LivenessMonitor = { LivenessMonitor(now: $0) },
     wearableLiveness: ((ContinuousClock.Instant) -> LivenessMonitor)? = nil,
-    wearableHello: Relay_V1_Hello? = nil
+    wearableHello: Relay_V1_Hello? = nil, phoneTimeSource: (@Sendable () -> Date)? = nil
 ) throws -> SessionPair {
     var run = HandshakeRun(
         initiator: LinkHandshake(initiating: .session(partnerKey: wearable.publicKey), localKey: phone),
@@ -125,7 +125,8 @@ public func connect(
     let wearableLink = try run.responder.finish()
     return SessionPair(
         phone: LinkSession(
-            link: phoneLink, hello: .with { $0.role = .phone }, logs: phoneState.logs, liveness: liveness(now)),
+            link: phoneLink, hello: .with { $0.role = .phone }, logs: phoneState.logs, liveness: liveness(now),
+            timeSource: phoneTimeSource),
         wearable: LinkSession(
             link: wearableLink, hello: wearableHello ?? .with { $0.role = .wearable }, logs: wearableState.logs,
             liveness: wearableLiveness.map { $0(now) } ?? liveness(now)))
@@ -140,7 +141,7 @@ public func perform(_ actions: [LinkSession.Action], on session: inout LinkSessi
         let action = queue.removeFirst()
         switch action {
         case .send(let frame): frames.append(frame)
-        case .peerHello: break
+        case .peerHello, .peerTime: break
         case .peerLogReset(let epoch):
             state.peerEpoch = epoch
             state.applied = 0

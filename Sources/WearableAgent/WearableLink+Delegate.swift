@@ -46,6 +46,12 @@ struct WearableSessionDelegate: LinkDelegate {
         // (a snapshot's do not alert anyway; what the phone appended after it is a catch-up).
         try await link.peerLogReset(epoch: epoch)
     }
+    func peerTime(_ time: Date) async {
+        // Only the partner's clock is followed, as with its hello.
+        guard isPartnerSession else { return }
+        link.followClock(phoneTime: time)
+    }
+
     func received(_ body: Relay_V1_Envelope.OneOf_Body) async {
         let (pairing, partner) = link.state.withLock { state in
             let admitted = state.admitted.contains(connection)
@@ -162,22 +168,26 @@ extension WearableLink {
         } else {
             // Only the partner's clock is followed: a phone that is merely pairing has not been
             // accepted by anyone yet.
-            followClock(of: peer)
+            if peer.sentAtMillis != 0 { followClock(phoneTime: Date(timeIntervalSince1970: TimeInterval(peer.sentAtMillis) / 1000)) }
             present([.link(.connected)])
             requestMissingAttachments()
         }
     }
 
     /// Corrects the wearable's clock to the phone's (Docs/PROTOCOL.md, "The phone's clock"),
-    /// saying so when it changed something or when the phone's cannot be right.
-    private func followClock(of peer: Relay_V1_Hello) {
-        guard peer.sentAtMillis != 0 else { return }
-        let adjustment = configuration.clock.follow(phoneTime: Date(timeIntervalSince1970: TimeInterval(peer.sentAtMillis) / 1000))
-        state.withLock { $0.clockAdjustment = adjustment }
+    /// saying so when it changed something, or the first time in a row the phone's cannot be
+    /// right (each heartbeat brings it again).
+    func followClock(phoneTime: Date) {
+        let adjustment = configuration.clock.follow(phoneTime: phoneTime)
+        let previous = state.withLock { state in
+            defer { state.clockAdjustment = adjustment }
+            return state.clockAdjustment
+        }
         switch adjustment {
         case .agrees, .notFollowed: logger.debug("\(adjustment)")
         case .offset, .stepped, .stepRefused: logger.info("\(adjustment)")
-        case .phoneClockWrong: logger.warning("\(adjustment)")
+        case .phoneClockWrong:
+            if case .phoneClockWrong? = previous { logger.debug("\(adjustment)") } else { logger.warning("\(adjustment)") }
         }
     }
 

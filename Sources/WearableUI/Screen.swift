@@ -1,11 +1,12 @@
-public import Foundation
+import Foundation
 
 /// One screen of the wearable's navigation.
 public enum Screen: Hashable, Sendable {
     /// The watch face: clock, unread count, link state.
     case idle
-    /// The brief alert shown when a notification arrives: app name and title.
-    case shortLook(identifier: String, shownAt: Date)
+    /// The brief alert shown when a notification arrives: app name and title; `shownAt` is the
+    /// agent's uptime then (a monotonic clock, which a corrected wall clock does not move).
+    case shortLook(identifier: String, shownAt: Duration)
     /// The whole notification, scrolled by the keys, with its actions as buttons.
     case longLook(LongLookPosition)
     /// The suggested replies of a text-input action.

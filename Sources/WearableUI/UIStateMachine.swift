@@ -122,9 +122,9 @@ public struct UIStateMachine {
         // is never covered: the user is comparing it with the phone's.
         if case .pairing = state.screen { return [.haptic(level)] }
         if case .shortLook = state.screen {
-            state.screen = .shortLook(identifier: notification.identifier, shownAt: state.now)
+            state.screen = .shortLook(identifier: notification.identifier, shownAt: state.uptime)
         } else {
-            push(.shortLook(identifier: notification.identifier, shownAt: state.now))
+            push(.shortLook(identifier: notification.identifier, shownAt: state.uptime))
         }
         return [.haptic(level)]
     }
@@ -139,10 +139,9 @@ public struct UIStateMachine {
 
     private mutating func expireShortLook() {
         guard case .shortLook(_, let shownAt) = state.screen else { return }
-        let age = state.now.timeIntervalSince(shownAt)
-        // A clock stepped back makes the age negative: the look goes then too, instead of
-        // staying until the clock passes the moment it was shown again.
-        guard age >= configuration.shortLookDuration || age < 0 else { return }
+        // By uptime: a wall clock stepped or corrected to the phone's (by an hour, a year) neither
+        // ends the look at once nor keeps it up.
+        guard state.uptime - shownAt >= .seconds(configuration.shortLookDuration) else { return }
         pop()
     }
 

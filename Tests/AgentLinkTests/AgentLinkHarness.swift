@@ -29,7 +29,7 @@ final class AgentLinkHarness: Sendable {
         name: String, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
         clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
         logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum, pairingTimeout: Duration = .seconds(120),
-        linkClock: any LinkClock = SystemLinkClock()
+        linkClock: any LinkClock = SystemLinkClock(), phoneClock: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         folder = NSTemporaryDirectory() + "relay-agentlink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -46,13 +46,12 @@ final class AgentLinkHarness: Sendable {
                 deviceName: "Test Wearable", capabilities: capabilities, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow,
                 clock: clock, pairingTimeout: pairingTimeout, linkClock: linkClock),
             logger: logger, present: { screen.append($0) })
-        phone = try PhoneLink(
-            directory: StateDirectory(path: folder + "/phone"),
-            configuration: PhoneLink.Configuration(
-                endpoint: .unix(path: folder + "/sim.sock"), deviceName: "Test Phone", heartbeat: heartbeat,
-                reconnectMinimum: .milliseconds(50), reconnectMaximum: .milliseconds(400),
-                logCompactionMinimum: logCompactionMinimum),
-            logger: logger)
+        var phoneConfiguration = PhoneLink.Configuration(
+            endpoint: .unix(path: folder + "/sim.sock"), deviceName: "Test Phone", heartbeat: heartbeat,
+            reconnectMinimum: .milliseconds(50), reconnectMaximum: .milliseconds(400),
+            logCompactionMinimum: logCompactionMinimum)
+        phoneConfiguration.wallClock = phoneClock
+        phone = try PhoneLink(directory: StateDirectory(path: folder + "/phone"), configuration: phoneConfiguration, logger: logger)
         coordinator = try MirrorCoordinator(link: phone, settings: MirrorSettings(), logger: logger)
         owner = RecordingOwner(coordinator: coordinator)
         phone.attach(owner)
@@ -136,12 +135,12 @@ final class AgentLinkHarness: Sendable {
         name: String = #function, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
         clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
         logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum, pairingTimeout: Duration = .seconds(120),
-        linkClock: any LinkClock = SystemLinkClock(),
+        linkClock: any LinkClock = SystemLinkClock(), phoneClock: @escaping @Sendable () -> Date = { Date() },
         _ body: (AgentLinkHarness) async throws -> Result
     ) async throws -> Result {
         let harness = try AgentLinkHarness(
             name: name, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow, clock: clock, maxAttachmentBytes: maxAttachmentBytes,
-            logCompactionMinimum: logCompactionMinimum, pairingTimeout: pairingTimeout, linkClock: linkClock)
+            logCompactionMinimum: logCompactionMinimum, pairingTimeout: pairingTimeout, linkClock: linkClock, phoneClock: phoneClock)
         do {
             let result = try await body(harness)
             await harness.stop()

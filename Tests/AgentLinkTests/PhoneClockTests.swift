@@ -70,4 +70,26 @@ import WearableAgent
             #expect(abs(Self.boot.addingTimeInterval(offset).timeIntervalSinceNow) < 5)
         }
     }
+
+    /// During a long session: the phone's clock is stepped (NTP caught up), and the wearable
+    /// takes the new time up from the next heartbeat, without a reconnect.
+    @Test(.timeLimit(.minutes(1))) func theWearableFollowsThePhonesClockFromItsHeartbeats() async throws {
+        let base = ManualClock(Self.boot)
+        let phoneTime = Mutex(Self.boot.addingTimeInterval(3_600))
+        try await AgentLinkHarness.with(
+            heartbeat: .milliseconds(200), clock: PhoneFollowingClock(base: base), phoneClock: { phoneTime.withLock { $0 } }
+        ) { harness throws in
+            #expect(try await harness.startPaired())
+            #expect(harness.wearable.status.clockAdjustment == .offset(3_600))
+            let connectedSince = harness.wearable.status.connectedSince
+            phoneTime.withLock { $0 = Self.boot.addingTimeInterval(7_200) }
+            // Each heartbeat brings the phone's reading; wait until one has been taken up.
+            var adjustment = harness.wearable.status.clockAdjustment
+            while adjustment != .offset(7_200) && adjustment != .agrees(offset: 7_200) {
+                try await Task.sleep(for: .milliseconds(20))
+                adjustment = harness.wearable.status.clockAdjustment
+            }
+            #expect(harness.wearable.status.connectedSince == connectedSince)
+        }
+    }
 }

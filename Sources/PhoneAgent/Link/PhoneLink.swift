@@ -35,6 +35,9 @@ public final class PhoneLink: Sendable {
         /// by a snapshot (`LogCompaction`); by default twice the largest snapshot the centre's
         /// limits allow.
         public var logCompactionMinimum: Int
+        /// The phone's wall clock, which its hello and heartbeats tell the wearable (the
+        /// reference the wearable's clock follows: Docs/PROTOCOL.md, "The phone's clock").
+        public var wallClock: @Sendable () -> Date = { Date() }
 
         /// Creates a configuration.
         public init(
@@ -198,7 +201,8 @@ public final class PhoneLink: Sendable {
         let driver = LinkConnectionDriver(
             role: .initiator(.session(partnerKey: partner)), localKey: localKey, hello: hello, delegate: self,
             logger: logger,
-            timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout, idleHeartbeat: configuration.idleHeartbeat))
+            timeouts: LinkTimeouts(heartbeat: configuration.heartbeat, timeout: configuration.timeout, idleHeartbeat: configuration.idleHeartbeat),
+            timeSource: configuration.wallClock)
         let outcome = await driver.run(connection, commands: commands)
         let (wasConnected, waiters) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
             defer {
@@ -269,8 +273,6 @@ public final class PhoneLink: Sendable {
         hello.role = .phone
         hello.agentVersion = RelayVersion.string
         hello.deviceName = configuration.deviceName
-        // The reference the wearable sets its clock by (Docs/PROTOCOL.md, "The phone's clock").
-        hello.sentAtMillis = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         return hello
     }
 

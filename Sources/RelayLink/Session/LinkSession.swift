@@ -25,6 +25,8 @@ public struct LinkSession: ~Copyable {
         case message(Relay_V1_Envelope.OneOf_Body)
         /// The peer has everything through this entry: persisted copies may be deleted.
         case acknowledged(through: UInt64)
+        /// A heartbeat brought the peer's wall clock (UTC) as it sent it.
+        case peerTime(Date)
         /// Close the connection (after sending what came before).
         case failed(LinkFailure)
     }
@@ -73,13 +75,17 @@ public struct LinkSession: ~Copyable {
     /// Whether the link is a pairing connection (PROTOCOL.md §7.4): the only kind that may
     /// carry `Pairing`, and one that carries no log entries.
     private let isPairing: Bool
+    /// This side's wall clock, when its hello and heartbeats carry it (the phone's).
+    private let timeSource: (@Sendable () -> Date)?
 
-    /// Wraps an established link.
+    /// Wraps an established link. With `timeSource`, the hello and every heartbeat this side
+    /// sends carry its reading (Docs/PROTOCOL.md, "The phone's clock").
     public init(
         link: consuming EstablishedLink, hello: Relay_V1_Hello, logs: Logs, liveness: LivenessMonitor,
-        maximumFrameLength: Int = FrameFormat.defaultMaximumLength
+        maximumFrameLength: Int = FrameFormat.defaultMaximumLength, timeSource: (@Sendable () -> Date)? = nil
     ) {
         isPairing = link.mode == .pair
+        self.timeSource = timeSource
         crypto = link.session
         self.logs = logs
         self.liveness = liveness
@@ -94,7 +100,23 @@ public struct LinkSession: ~Copyable {
 
     /// The first action: this side's hello.
     public mutating func start() -> [Action] {
-        seal(.hello(localHello), seq: 0)
+        var hello = localHello
+        if let millis = timeMillis { hello.sentAtMillis = millis }
+        return seal(.hello(hello), seq: 0)
+    }
+
+    /// This side's wall clock in milliseconds since 1970, when it tells the peer.
+    private var timeMillis: Int64? {
+        timeSource.map { Int64(($0().timeIntervalSince1970 * 1000).rounded()) }
+    }
+
+    /// A heartbeat (a ping, or the pong to `id`), stamped with this side's time if it tells it.
+    private func heartbeat(id: UInt64, reply: Bool) -> Relay_V1_Envelope.OneOf_Body {
+        .heartbeat(.with {
+            $0.id = id
+            $0.reply = reply
+            if let millis = timeMillis { $0.sentAtMillis = millis }
+        })
     }
 
     /// Whether the peer's hello has arrived (log entries flow only after it).
@@ -129,10 +151,13 @@ public struct LinkSession: ~Copyable {
         if closed { return actions }
         switch body {
         case .heartbeat(let beat):
+            if beat.sentAtMillis != 0 {
+                actions.append(.peerTime(Date(timeIntervalSince1970: TimeInterval(beat.sentAtMillis) / 1000)))
+            }
             if beat.reply {
                 liveness.pong(beat.id, at: now)
             } else {
-                actions += seal(.heartbeat(.with { $0.id = beat.id; $0.reply = true }), seq: 0)
+                actions += seal(heartbeat(id: beat.id, reply: true), seq: 0)
             }
         case .error(let error) where error.code == .unpaired:
             return actions + fail(.peerUnpaired(error.message), tell: false)
@@ -313,7 +338,7 @@ public struct LinkSession: ~Copyable {
         guard !closed else { return [] }
         switch liveness.tick(at: now, idle: logs.outbound.pending.isEmpty) {
         case .ping(let id)?:
-            return seal(.heartbeat(.with { $0.id = id }), seq: 0)
+            return seal(heartbeat(id: id, reply: false), seq: 0)
         case .dead(let silence)?:
             let seconds = Double(silence.components.seconds) + Double(silence.components.attoseconds) / 1e18
             return fail(.peerSilent(seconds: seconds), tell: false)

@@ -1252,6 +1252,11 @@ public nonisolated struct Relay_V1_Heartbeat: Sendable {
 
   public var reply: Bool = false
 
+  /// The phone's wall clock (UTC) when it sent this heartbeat, in milliseconds since
+  /// 1970-01-01 (0: not given), as in Hello: the wearable keeps following the phone's clock
+  /// during a long session (Docs/PROTOCOL.md, "The phone's clock").
+  public var sentAtMillis: Int64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3157,7 +3162,7 @@ nonisolated extension Relay_V1_FiredLocally: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Relay_V1_Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Heartbeat"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}reply\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}reply\0\u{3}sent_at_millis\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3167,6 +3172,7 @@ nonisolated extension Relay_V1_Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.id) }()
       case 2: try { try decoder.decodeSingularBoolField(value: &self.reply) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.sentAtMillis) }()
       default: break
       }
     }
@@ -3179,12 +3185,16 @@ nonisolated extension Relay_V1_Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._
     if self.reply != false {
       try visitor.visitSingularBoolField(value: self.reply, fieldNumber: 2)
     }
+    if self.sentAtMillis != 0 {
+      try visitor.visitSingularInt64Field(value: self.sentAtMillis, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Relay_V1_Heartbeat, rhs: Relay_V1_Heartbeat) -> Bool {
     if lhs.id != rhs.id {return false}
     if lhs.reply != rhs.reply {return false}
+    if lhs.sentAtMillis != rhs.sentAtMillis {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
