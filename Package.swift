@@ -74,6 +74,9 @@ let package = Package(
         .systemLibrary(
             name: "CJPEG", path: "Sources/Bridges/CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(
+            name: "CGPIOD", path: "Sources/Bridges/CGPIOD", pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]),
         .target(
             name: "CRelayShim", dependencies: ["CDBus", "CBluetooth", "CJPEG"],
             path: "Sources/Bridges/CRelayShim"),
@@ -138,7 +141,7 @@ let package = Package(
         .target(name: "RelayDisplay", dependencies: ["CPNG", "CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
         .target(name: "RelayText", dependencies: ["CFreeType", "RelayDisplay"], swiftSettings: strictSwift),
         .target(name: "RelayInput", dependencies: ["CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
-        .target(name: "RelayHaptics", dependencies: ["CRelayShim", "RelayCore", "RelaySystem"], swiftSettings: strictSwift),
+        .target(name: "RelayHaptics", dependencies: ["CGPIOD", "CRelayShim", "RelayCore", "RelaySystem"], swiftSettings: strictSwift),
 
         // MARK: Adapters: configuration files (TOML) and their schemas (Docs/CONFIGURATION.md).
         .target(name: "RelayConfig", dependencies: ["RelaySystem"], swiftSettings: strictSwift),

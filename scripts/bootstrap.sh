@@ -11,6 +11,7 @@ packages=(
   libpng-dev          # screenshots of the wearable's screen; PNG images apps attach
   libjpeg62-turbo-dev # JPEG photos apps attach (the phone reduces them for the wearable)
   libsqlite3-dev      # GRDB: both agents' databases
+  libgpiod-dev        # CGPIOD: a vibration motor on a GPIO line (the kernel's GPIO character device)
   fonts-dejavu-core   # the wearable's default font
   fonts-symbola       # fallback: emoji and symbols DejaVu lacks (monochrome)
   fonts-droid-fallback # fallback: Chinese, Japanese and Korean

@@ -12,23 +12,17 @@ final class HapticPlayer {
     private let log: AgentLogSink
     private var playing: Task<Void, Never>?
 
-    /// The motor `path` names: a force-feedback input device under /dev, a value file under
-    /// /sys; with no path, the log (at debug level). A device that cannot be used is an error
-    /// that names the fix.
-    init(path: String?, log: AgentLogSink) throws {
+    /// The motor of `device`; with none, the log (at debug level). A device that cannot be
+    /// used is an error that names the fix.
+    init(device: VibratorDevice?, log: AgentLogSink) throws {
         self.log = log
-        switch path {
-        case nil:
+        if let device {
+            let motor = try device.open()
+            vibrator = motor.description
+            driver = SwitchedHapticDriver(motor: motor)
+        } else {
             vibrator = "the log (haptics.vibrator is not set)"
             driver = LogHapticDriver { log("relay-wearable: " + $0, level: .debug) }
-        case let path? where path.hasPrefix("/sys/"):
-            let motor = try ValueFileMotor(valuePath: path)
-            vibrator = motor.description
-            driver = SwitchedHapticDriver(motor: motor)
-        case let path?:
-            let motor = try ForceFeedbackMotor(path: path)
-            vibrator = motor.description
-            driver = SwitchedHapticDriver(motor: motor)
         }
     }
 

@@ -5,6 +5,7 @@ import RelayCLI
 import RelayConfig
 import RelayControl
 import RelayDisplay
+import RelayHaptics
 import RelayInput
 import RelayStore
 import RelayTransport
@@ -114,7 +115,7 @@ struct WearableOptions: ParsableArguments {
             offlineAlertWindow: TimeInterval(file.offlineAlertWindowSeconds),
             bluetoothAdapter: file.bluetoothAdapter,
             bluetoothChannel: UInt16(file.bluetoothChannel),
-            vibrator: file.vibrator,
+            vibrator: file.vibrator.map { VibratorDevice(path: $0, line: file.vibratorLine) },
             setSystemClock: file.setSystemClock)
         return (file.transport, configuration, loaded.summary)
     }
@@ -194,8 +195,8 @@ struct WearableConfiguration {
     var bluetoothAdapter: String?
     /// The RFCOMM channel of Relay's service.
     var bluetoothChannel: UInt16
-    /// The vibration motor's device or value file; `nil`: none (vibrations are logged).
-    var vibrator: String?
+    /// The vibration motor; `nil`: none (vibrations are logged).
+    var vibrator: VibratorDevice?
     /// Whether the phone's clock sets the system clock (else an offset is kept).
     var setSystemClock: Bool
 }

@@ -73,7 +73,7 @@ final class WearableRuntime {
             state: UIState(now: clock.now(), link: .outOfRange),
             configuration: Self.screenSettings(configuration.interface, framebuffer: framebuffer), measurer: layout)
         input = configuration.inputs.isEmpty ? nil : try EvdevReader(paths: configuration.inputs, keyMap: configuration.keyMap)
-        haptics = try HapticPlayer(path: configuration.vibrator, log: .standardError)
+        haptics = try HapticPlayer(device: configuration.vibrator, log: .standardError)
         let mailbox = try Mailbox<[UIEvent]>()
         self.mailbox = mailbox
         bonding = BondingPrompt(present: { mailbox.submit($0) })

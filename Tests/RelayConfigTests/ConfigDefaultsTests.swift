@@ -36,8 +36,10 @@ import Testing
         let (schema, build, defaults) = Self.schemas[index]
         for key in schema.keys {
             let section = key.section.isEmpty ? "" : "[\(key.section)]\n"
-            let text = section + TOMLWriter.key(key.name) + " = " + TOMLWriter.inline(Self.otherValue(for: key))
-            #expect(try !build(text).isEqual(to: defaults), "setting \(key.path) changed nothing: \(text)")
+            let companion = Self.companions[key.path].map { "\n" + $0 } ?? ""
+            let text = section + TOMLWriter.key(key.name) + " = " + TOMLWriter.inline(Self.otherValue(for: key)) + companion
+            let baseline: any Equatable & Sendable = companion.isEmpty ? defaults : try build(section + companion)
+            #expect(try !build(text).isEqual(to: baseline), "setting \(key.path) changed nothing: \(text)")
         }
     }
 
@@ -51,6 +53,9 @@ import Testing
             #expect(Set(flags).count == flags.count, "two keys share a flag")
         }
     }
+
+    /// What a key needs beside it in its section (a rule between keys), when it is set alone.
+    static let companions = ["haptics.vibrator_line": "vibrator = \"/dev/input/relay-vibrator\""]
 
     /// A valid value other than the default, whatever the key's rule.
     static func otherValue(for key: AnyConfigKey) -> TOMLValue {

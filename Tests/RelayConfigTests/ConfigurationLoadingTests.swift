@@ -94,6 +94,28 @@ import Testing
         }
     }
 
+    @Test func aGPIOChipVibratorNeedsItsLineAndALineItsChip() throws {
+        let folder = try temporaryFolder()
+        let path = folder + "/wearable.toml"
+        func load(_ text: String) throws -> WearableConfiguration {
+            try write(text, to: path)
+            return try WearableConfiguration.load(configPath: path, flags: ConfigurationFlags(), environment: [:], currentDirectory: "/")
+        }
+        let line = try load("[haptics]\nvibrator = \"/dev/gpiochip0\"\nvibrator_line = 18\n")
+        #expect(line.vibrator == "/dev/gpiochip0" && line.vibratorLine == 18)
+        let rumble = try load("[haptics]\nvibrator = \"/dev/input/relay-vibrator\"\n")
+        #expect(rumble.vibratorLine == nil)
+        let problems: [(String, String)] = [
+            ("[haptics]\nvibrator = \"/dev/gpiochip0\"\n", "is a GPIO chip: say which of its lines switches the motor in haptics.vibrator_line"),
+            ("[haptics]\nvibrator_line = 18\n", "haptics.vibrator_line = 18 needs the GPIO chip that line is on in haptics.vibrator"),
+            ("[haptics]\nvibrator = \"/dev/gpiochip0\"\nvibrator_line = 5000\n", "haptics.vibrator_line"),
+        ]
+        for (text, expected) in problems {
+            let error = #expect(throws: ConfigurationError.self) { try load(text) }
+            #expect(error?.description.contains(expected) == true, "\(text): \(String(describing: error))")
+        }
+    }
+
     @Test func anEndlessFileIsCutOffAtTheLimit() {
         // A character device never ends; the reader must stop after the limit, not read forever.
         #expect(throws: ConfigurationError.unreadable(

@@ -190,7 +190,8 @@ import Testing
     }
 
     /// `relayctl vibrate` tries the motor: with none configured the pattern goes to the log; a
-    /// vibrator path that is no force-feedback device stops the agent naming what to use.
+    /// vibrator path that is no force-feedback device, or a GPIO chip that is not there, stops
+    /// the agent naming what to use.
     @Test(.timeLimit(.minutes(1))) func theVibratorIsTriedWithRelayctlAndABadOneIsNamed() async throws {
         try await withFolder { folder in
             let config = try write(folder + "/wearable.toml", """
@@ -229,6 +230,22 @@ import Testing
             #expect(refused.status == 1)
             #expect(refused.lines.contains { $0.contains("\(folder)/motor is not the vibrator relay-wearable can use") && $0.contains("/proc/bus/input/devices") }, "\(refused.lines)")
             #expect(!FileManager.default.fileExists(atPath: folder + "/motor.sock"))
+
+            // A GPIO chip that is not there, through the real libgpiod.
+            let withLine = try write(folder + "/line.toml", """
+                transport = "loopback"
+                control_socket = "line.sock"
+                state_directory = "state"
+                framebuffer = "wearable.fb"
+
+                [haptics]
+                vibrator = "/dev/gpiochip-relay-none"
+                vibrator_line = 18
+                """)
+            let noChip = try await runMerged("relay-wearable", ["--config", withLine])
+            #expect(noChip.status == 1)
+            #expect(noChip.lines.contains { $0.contains("the vibrator's GPIO chip /dev/gpiochip-relay-none does not exist") && $0.contains("gpiodetect") }, "\(noChip.lines)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/line.sock"))
         }
     }
 

@@ -38,9 +38,12 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var display: DisplaySettings
     /// Which key codes are the wearable's four keys.
     public var keys: KeySettings
-    /// The vibration motor (a force-feedback input device or a sysfs value file), or `nil` when
-    /// there is none (vibrations are logged).
+    /// The vibration motor (a force-feedback input device, a GPIO chip with `vibratorLine`, or a
+    /// sysfs value file), or `nil` when there is none (vibrations are logged).
     public var vibrator: String?
+    /// The line of the GPIO chip `vibrator` names that switches the motor; `nil`: the vibrator
+    /// is not a GPIO chip.
+    public var vibratorLine: UInt32?
     /// The Bluetooth adapter (`hci0` or its address), or `nil` for the first.
     public var bluetoothAdapter: String?
     /// The RFCOMM channel BlueZ listens on for Relay's service.
@@ -184,8 +187,13 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             "haptics.vibrator", .path,
             "The vibration motor: a force-feedback input device (/dev/input/by-path/...-event, which the kernel's "
                 + "gpio-vibrator or pwm-vibrator driver makes of a coin motor), or a sysfs value file (/sys/class/leds/NAME/brightness "
-                + "for a motor declared with gpio-leds). Empty: no motor; each vibration is logged at debug level. "
-                + "relayctl vibrate tries it.")    }
+                + "for a motor declared with gpio-leds), or a GPIO chip (/dev/gpiochip0) whose line haptics.vibrator_line switches "
+                + "the motor through a transistor. Empty: no motor; each vibration is logged at debug level. relayctl vibrate tries it.")
+        /// `haptics.vibrator_line`.
+        public static let vibratorLine: ConfigKey<Int> = .integer(
+            "haptics.vibrator_line", default: -1, range: -1...4095,
+            "With a GPIO chip as the vibrator: the line that switches the motor, by its offset on the chip (gpioinfo lists "
+                + "them; on a Raspberry Pi's first chip the offset is the BCM GPIO number). -1: the vibrator is not a GPIO chip.")    }
 
     /// Every key of `wearable.toml`.
     public static let schema = ConfigSchema(
@@ -205,7 +213,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             ConfigSection(
                 "keys", "Which Linux key codes (cat /proc/bus/input/devices, evtest) are the wearable's four keys.",
                 keys: [Keys.keyUp.erased, Keys.keyDown.erased, Keys.keySelect.erased, Keys.keyBack.erased]),
-            ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased]),
+            ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased, Keys.vibratorLine.erased]),
             ConfigSection(
                 "bluetooth", "The Bluetooth transport (transport = \"rfcomm\"; Docs/BLUETOOTH.md).",
                 keys: [Keys.bluetoothAdapter.erased, Keys.bluetoothChannel.erased]),
@@ -214,7 +222,23 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                 keys: [Keys.offlineAlertWindowSeconds.erased]),
             ConfigSection("clock", "The wearable's clock, set by the phone's (Docs/PROTOCOL.md, \"The phone's clock\").", keys: [Keys.setSystemClock.erased]),
         ],
-        checks: LinkSettings.checks + [keysCheck])
+        checks: LinkSettings.checks + [keysCheck, vibratorLineCheck])
+
+    /// A GPIO chip as the vibrator needs its line, and a line needs its chip.
+    static let vibratorLineCheck = ConfigCheck(
+        paths: [Keys.vibratorLine.path, Keys.vibrator.path],
+        summary: "`haptics.vibrator_line` is set exactly when `haptics.vibrator` is a GPIO chip (/dev/gpiochipN)"
+    ) { values in
+        let vibrator = values[Keys.vibrator]
+        let line = values[Keys.vibratorLine]
+        if line >= 0, vibrator.isEmpty {
+            return "haptics.vibrator_line = \(line) needs the GPIO chip that line is on in haptics.vibrator (gpiodetect lists them)"
+        }
+        if line < 0, vibrator.hasPrefix("/dev/gpiochip") {
+            return "haptics.vibrator = \"\(vibrator)\" is a GPIO chip: say which of its lines switches the motor in haptics.vibrator_line (gpioinfo \(vibrator) lists them)"
+        }
+        return nil
+    }
 
     /// Each key code means one key, and each key has a code.
     static let keysCheck = ConfigCheck(
@@ -258,6 +282,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             shortLookSeconds: values[Keys.shortLookSeconds], blankAfterSeconds: values[Keys.blankAfterSeconds],
             twentyFourHourClock: values[Keys.twentyFourHourClock])
         vibrator = values[Keys.vibrator].nonEmpty
+        vibratorLine = values[Keys.vibratorLine] >= 0 ? UInt32(values[Keys.vibratorLine]) : nil
         bluetoothAdapter = values[Keys.bluetoothAdapter].nonEmpty
         bluetoothChannel = values[Keys.bluetoothChannel]
         offlineAlertWindowSeconds = values[Keys.offlineAlertWindowSeconds]

@@ -100,25 +100,42 @@ extension Doctor {
     }
 
     /// The vibration motor: none (vibrations are logged), a force-feedback device that can
-    /// rumble, or a value file that may be written.
-    func vibrator(_ path: String?, configuration: String) -> DoctorFinding {
-        guard let path else {
+    /// rumble, a GPIO line that is free, or a value file that may be written.
+    func vibrator(_ device: VibratorDevice?, configuration: String) -> DoctorFinding {
+        guard let device else {
             return .skipped("vibrator", "motor", "no motor is configured (haptics.vibrator in \(configuration)): vibrations are logged")
         }
-        if path.hasPrefix("/sys/") {
+        let path = device.path
+        let mayNotOpen = DoctorFinding.skipped(
+            "vibrator", path, "a device this user may not open for writing; the service may (Hardware/README.md, Vibration). To check it here: sudo relayctl doctor")
+        switch device {
+        case .valueFile:
             return access(path, W_OK) == 0
                 ? .ok("vibrator", path, "a value file that may be written; relayctl vibrate tries the motor")
                 : .problem(
                     "vibrator", path, SystemError(call: "access(\(path), W_OK)", code: errno).description,
                     fix: "install Hardware/udev/70-relay.rules and load the motor's overlay (Hardware/README.md, Vibration)")
-        }
-        do {
-            let motor = try ForceFeedbackMotor(path: path)
-            return .ok("vibrator", path, "\(motor) can rumble; relayctl vibrate tries it")
-        } catch where error.cause.code == EACCES {
-            return .skipped("vibrator", path, "a device this user may not open for writing; the service may (Hardware/README.md, Vibration). To check it here: sudo relayctl doctor")
-        } catch {
-            return .problem("vibrator", path, "\(error)", fix: "load the motor's overlay and name its device in haptics.vibrator (Hardware/README.md, Vibration)")
+        case .gpioLine(let chip, let offset):
+            // Requesting the line while the agent runs finds it held by "relay-vibrator": that is the agent.
+            do {
+                _ = try GPIOLineMotor(chip: chip, offset: offset)
+                return .ok("vibrator", path, "line \(offset) is free and drives as an output; relayctl vibrate tries the motor")
+            } catch .busy(_, _, "relay-vibrator") {
+                return .ok("vibrator", path, "line \(offset) is held by relay-wearable; relayctl vibrate tries the motor")
+            } catch .chip(_, let cause) where cause.code == EACCES {
+                return mayNotOpen
+            } catch {
+                return .problem("vibrator", path, "\(error)", fix: "wire the motor as Hardware/README.md (Vibration) shows and name its chip and line")
+            }
+        case .forceFeedback:
+            do {
+                let motor = try ForceFeedbackMotor(path: path)
+                return .ok("vibrator", path, "\(motor) can rumble; relayctl vibrate tries it")
+            } catch where error.cause.code == EACCES {
+                return mayNotOpen
+            } catch {
+                return .problem("vibrator", path, "\(error)", fix: "load the motor's overlay and name its device in haptics.vibrator (Hardware/README.md, Vibration)")
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import RelayConfig
+import RelayHaptics
 import RelayControl
 import RelayInput
 import RelayStore
@@ -21,7 +22,7 @@ struct Doctor {
             findings.append(framebuffer(settings.framebuffer, panel: settings.panel, configuration: wearable.location))
             let keyMap = KeyMap(up: settings.keys.up, down: settings.keys.down, select: settings.keys.select, back: settings.keys.back)
             findings += keys(settings.inputs, keyMap: keyMap, configuration: wearable.location)
-            findings.append(vibrator(settings.vibrator, configuration: wearable.location))
+            findings.append(vibrator(settings.vibrator.map { VibratorDevice(path: $0, line: settings.vibratorLine) }, configuration: wearable.location))
         } else if wearable != nil {
             findings.append(.skipped("framebuffer", "panel", "the wearable's configuration has errors (below); correct it first"))
             findings.append(.skipped("keys", "input devices", "the wearable's configuration has errors (below); correct it first"))
