@@ -9,27 +9,34 @@ public import RelaySystem
 public final class EvdevReader {
     private struct Source {
         var descriptor: Int32
-        let name: String
+        /// How it is named in messages: its path, or its name and path.
+        var name: String
         var decoder: InputEventDecoder
         var open = true
-        /// Opened by path (and so reopened by it when the device comes back).
-        let reopenable: Bool
+        /// How it was found, and so is found again when it comes back; `nil` for a descriptor
+        /// the caller gave.
+        let locator: InputDeviceLocator?
     }
 
-    /// A key device that went away (unplugged, its driver unloaded) or came back.
+    /// A key device that went away (unplugged, its driver unloaded), came back, or is not there yet.
     public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
-        /// The device at `path` is gone; `cause` is the read's error, `nil` for an end of file.
+        /// The device `path` names is gone; `cause` is the read's error, `nil` for an end of file.
         case lost(path: String, cause: SystemError?)
-        /// The device at `path` is back, grabbed again.
+        /// The device `path` names is back, grabbed again.
         case back(path: String)
+        /// No device has the name `name` yet (its driver has not loaded).
+        case notYetThere(name: String)
 
-        /// `the key device … went away (…); …`, `the key device … is back`.
+        /// `the key device … went away (…); …`, `the key device … is back`, `no input device is named …`.
         public var description: String {
             switch self {
             case .lost(let path, let cause):
                 "the key device \(path) went away" + (cause.map { " (\($0))" } ?? "")
                     + "; its keys do nothing until it comes back, which is watched for each second"
             case .back(let path): "the key device \(path) is back"
+            case .notYetThere(let name):
+                "no input device is named \"\(name)\" yet (cat /proc/bus/input/devices lists the names): its keys do nothing "
+                    + "until its driver loads (its overlay: Hardware/README.md), which is watched for each second"
             }
         }
     }
@@ -37,6 +44,8 @@ public final class EvdevReader {
     private var sources: [Source]
     private var interpreter: KeyEventInterpreter
     private let ownsDescriptors: Bool
+    /// Where devices named by their name are looked for.
+    private let inputDevices: InputDevices
 
     /// Opens devices by path (read-only, close-on-exec) and grabs each (`EVIOCGRAB`), so that
     /// the keys that drive the wearable do not also type on its console; one that cannot be
@@ -44,23 +53,48 @@ public final class EvdevReader {
     /// or the program that holds it). A device named twice (two links to one node, as
     /// /dev/input/by-path and by-id give) is opened once: a second grab would find it taken.
     public convenience init(paths: [String], keyMap: KeyMap = .standard, layout: InputEventLayout = .native) throws(DeviceError) {
-        var descriptors: [Int32] = []
-        var opened: [String] = []
+        try self.init(devices: paths.map(InputDeviceLocator.path), keyMap: keyMap, layout: layout)
+    }
+
+    /// Opens and grabs devices by path or by name (found in `devices`' sysfs), as
+    /// ``init(paths:keyMap:layout:)`` does. A named device that is not there yet (its driver
+    /// loads later) is not an error: it is listed in ``changes`` and looked for with the lost
+    /// ones by ``reopenLost()``. Names are looked up in `system`.
+    public init(
+        devices locators: [InputDeviceLocator], keyMap: KeyMap = .standard, layout: InputEventLayout = .native,
+        lookingIn system: InputDevices = InputDevices()
+    ) throws(DeviceError) {
+        var sources: [Source] = []
         var seen = Set<String>()
-        for path in paths {
-            let node = Self.resolved(path)
-            guard seen.insert(node).inserted else { continue }
-            opened.append(path)
+        var missing: [String] = []
+        for locator in locators {
+            let path: String
+            switch locator {
+            case .path(let given): path = given
+            case .name(let name):
+                guard let device = system.named(name) else {
+                    missing.append(name)
+                    sources.append(Source(descriptor: -1, name: locator.description, decoder: InputEventDecoder(layout: layout), open: false, locator: locator))
+                    continue
+                }
+                path = device.path
+            }
+            guard seen.insert(Self.resolved(path)).inserted else { continue }
             do {
-                descriptors.append(try Self.openDevice(path))
+                let descriptor = try Self.openDevice(path)
+                sources.append(Source(descriptor: descriptor, name: locator.describing(at: path), decoder: InputEventDecoder(layout: layout), locator: locator))
             } catch {
-                descriptors.forEach { _ = close($0) }
+                sources.filter(\.open).forEach { _ = close($0.descriptor) }
                 throw DeviceError(
                     role: "the key device", path: path, group: "input",
                     listing: "ls -l /dev/input/by-path, cat /proc/bus/input/devices", cause: error)
             }
         }
-        self.init(descriptors: descriptors, keyMap: keyMap, layout: layout, owning: true, names: opened)
+        self.sources = sources
+        interpreter = KeyEventInterpreter(keyMap: keyMap)
+        ownsDescriptors = true
+        inputDevices = system
+        changes = missing.map { .notYetThere(name: $0) }
     }
 
     /// Opens and grabs the device at `path`.
@@ -90,10 +124,11 @@ public final class EvdevReader {
 
     private init(descriptors: [Int32], keyMap: KeyMap, layout: InputEventLayout, owning: Bool, names: [String]) {
         sources = zip(descriptors, names).map {
-            Source(descriptor: $0, name: $1, decoder: InputEventDecoder(layout: layout), reopenable: owning)
+            Source(descriptor: $0, name: $1, decoder: InputEventDecoder(layout: layout), locator: nil)
         }
         interpreter = KeyEventInterpreter(keyMap: keyMap)
         ownsDescriptors = owning
+        inputDevices = InputDevices()
     }
 
     deinit {
@@ -116,14 +151,25 @@ public final class EvdevReader {
         return changes
     }
 
-    /// Tries to open again each device opened by path that went away; one that is back is
+    /// Tries to open again each device that went away, or that was named and not there yet: by
+    /// its path, or by its name wherever its driver put it this time. One that is back is
     /// grabbed and read again (and listed in ``changes``). Cheap when nothing is back: one
-    /// failed `open` per lost device.
+    /// failed `open`, or one read of sysfs's names, per missing device.
     public func reopenLost() {
-        for index in sources.indices where !sources[index].open && sources[index].reopenable {
-            guard let descriptor = try? Self.openDevice(sources[index].name) else { continue }
+        for index in sources.indices where !sources[index].open {
+            let path: String
+            switch sources[index].locator {
+            case nil: continue
+            case .path(let given)?: path = given
+            case .name(let name)?:
+                guard let device = inputDevices.named(name) else { continue }
+                path = device.path
+            }
+            // A node another source already reads (two names for one device) is not taken twice.
+            guard let descriptor = try? Self.openDevice(path) else { continue }
             sources[index].descriptor = descriptor
             sources[index].open = true
+            sources[index].name = sources[index].locator?.describing(at: path) ?? path
             sources[index].decoder = InputEventDecoder(layout: sources[index].decoder.layout)
             changes.append(.back(path: sources[index].name))
         }

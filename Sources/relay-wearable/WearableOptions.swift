@@ -102,7 +102,8 @@ struct WearableOptions: ParsableArguments {
             runtimeDirectory: directory,
             geometry: FramebufferGeometry(
                 width: file.width, height: file.height, format: file.format == .xrgb8888 ? .xrgb8888 : .rgb565),
-            inputs: file.inputs,
+            inputs: file.inputs.map(InputDeviceLocator.path) + file.inputNames.map(InputDeviceLocator.name),
+            findsKeypads: file.inputs.isEmpty && file.inputNames.isEmpty && file.transport == .rfcomm,
             keyMap: KeyMap(up: file.keys.up, down: file.keys.down, select: file.keys.select, back: file.keys.back),
             interface: interface,
             // Beside the control socket by default: one folder per wearable, already private.
@@ -173,8 +174,10 @@ struct WearableConfiguration {
     var runtimeDirectory: String
     /// The geometry of a file framebuffer.
     var geometry: FramebufferGeometry
-    /// evdev devices to read.
-    var inputs: [String]
+    /// evdev devices to read, by path or by name.
+    var inputs: [InputDeviceLocator]
+    /// Whether, with none named, the devices are found by what they report: a board's buttons.
+    var findsKeypads: Bool
     /// Which key codes are which of the four keys.
     var keyMap: KeyMap
     /// The screens' settings: time zone, language, short look, clock, blanking.

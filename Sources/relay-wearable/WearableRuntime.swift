@@ -72,7 +72,8 @@ final class WearableRuntime {
         machine = UIStateMachine(
             state: UIState(now: clock.now(), link: .outOfRange),
             configuration: Self.screenSettings(configuration.interface, framebuffer: framebuffer), measurer: layout)
-        input = configuration.inputs.isEmpty ? nil : try EvdevReader(paths: configuration.inputs, keyMap: configuration.keyMap)
+        let keyDevices = configuration.findsKeypads ? Self.keypads(for: configuration.keyMap) : configuration.inputs
+        input = keyDevices.isEmpty ? nil : try EvdevReader(devices: keyDevices, keyMap: configuration.keyMap)
         haptics = try HapticPlayer(device: configuration.vibrator, log: .standardError)
         let mailbox = try Mailbox<[UIEvent]>()
         self.mailbox = mailbox
@@ -116,6 +117,20 @@ final class WearableRuntime {
     /// Sets the system clock (`clock.set_system_clock`), which needs `CAP_SYS_TIME`.
     @Sendable private static func setSystemClock(_ date: Date) throws {
         try SystemClockSetting.set(secondsSince1970: date.timeIntervalSince1970)
+    }
+
+    /// With no key device named, a board's: every device that reports keys of the map and is not
+    /// a keyboard (gpio-keys buttons, an ADC keypad). Said in the log, found or not.
+    private static func keypads(for keyMap: KeyMap) -> [InputDeviceLocator] {
+        let found = InputDevices().keypads(for: keyMap)
+        if found.isEmpty {
+            AgentLogSink.standardError.warning(
+                "relay-wearable: no input device reports the keys of [keys] (cat /proc/bus/input/devices): nothing can be pressed; "
+                    + "load the buttons' overlay (Hardware/README.md) or name the device in inputs or input_names")
+        } else {
+            AgentLogSink.standardError("relay-wearable: keys from " + found.map { "\"\($0.name)\" (\($0.path))" }.joined(separator: ", "))
+        }
+        return found.map { .path($0.path) }
     }
 
     /// A character device is a real panel; anything else outside /dev is a file with the given
@@ -190,7 +205,7 @@ final class WearableRuntime {
                 }
                 for change in input.takeChanges() {
                     switch change {
-                    case .lost: log.warning("relay-wearable: \(change)")
+                    case .lost, .notYetThere: log.warning("relay-wearable: \(change)")
                     case .back: log("relay-wearable: \(change)")
                     }
                 }

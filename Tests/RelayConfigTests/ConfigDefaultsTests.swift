@@ -74,6 +74,8 @@ import Testing
             return .string("unix:path=/run/other")
         case .paths:
             return .array([.string("/dev/input/event7")])
+        case .names:
+            return .array([.string("relay-keys")])
         case .keyCodes:
             // One more code, which no other key has by default.
             guard case .array(let codes) = key.defaultValue else { return .array([.string("KEY_PROG1")]) }

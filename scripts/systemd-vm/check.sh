@@ -95,14 +95,22 @@ else
     fail panel "not blanked within 30 s: $blanked; $(journalctl -u "$unit" -o cat | grep -m1 -i blank)"
 fi
 
-# The keypad unplugged and plugged back: relay-wearable says so, looks for it each second, and
-# grabs it again once it may open it (here once the node has the group udev would give it).
+# The keypad unplugged and plugged back: relay-wearable says so, looks for it by its name each
+# second, wherever the kernel puts it, and grabs it again once it may open it (here once the
+# node has the group udev would give it).
 timeout 5 bash -c "echo replug >$KEYPAD_FIFO"
-if until_true 20 bash -c "journalctl -u $unit -o cat | grep -q 'the key device $KEYPAD went away'" &&
-    until_true 20 bash -c "[ -e $KEYPAD ] && [ \"\$(cat /sys/class/input/$(basename "$KEYPAD")/device/name)\" = relay-vm-keypad ]"; then
+named_keypad() {
+    for name in /sys/class/input/event*/device/name; do
+        [ "$(cat "$name")" = relay-vm-keypad ] && echo "/dev/input/$(basename "$(dirname "$(dirname "$name")")")"
+    done
+}
+export -f named_keypad
+if until_true 20 bash -c "journalctl -u $unit -o cat | grep -qF 'the key device \"relay-vm-keypad\" ($KEYPAD) went away'" &&
+    until_true 20 bash -c "[ -n \"\$(named_keypad)\" ]"; then
+    KEYPAD=$(named_keypad)
     chgrp input "$KEYPAD" && chmod 0660 "$KEYPAD"
-    if until_true 20 bash -c "journalctl -u $unit -o cat | grep -q 'the key device $KEYPAD is back'" && { keypad_free; [ $? = 16 ]; }; then
-        ok "keys: $KEYPAD unplugged and back: $(journalctl -u "$unit" -o cat | grep -m1 "went away" | cut -c1-120)…; grabbed again"
+    if until_true 20 bash -c "journalctl -u $unit -o cat | grep -qF 'the key device \"relay-vm-keypad\" ($KEYPAD) is back'" && { keypad_free; [ $? = 16 ]; }; then
+        ok "keys: found by name ($KEYPAD), unplugged and back: $(journalctl -u "$unit" -o cat | grep -m1 "went away" | cut -c1-120)…; grabbed again"
     else
         fail keys "$KEYPAD did not come back: $(journalctl -u "$unit" -o cat | grep "key device" | tail -n 2)"
     fi

@@ -57,8 +57,9 @@ id relay >/dev/null || fail "postinst made no relay account"
 mkdir -p /etc/relay
 # The conffile as shipped, with this board's panel and keys set, as its owner would.
 {
-    # The panel by its driver's name, as a board's owner writes it (fb0 here: virtio_gpudrmfb).
-    printf 'panel = "%s"\ninputs = ["%s"]\n\n' "$(cat /sys/class/graphics/fb0/name)" "$keypad"
+    # The panel and the keys by their drivers' names, as a board's owner writes them (fb0 here:
+    # virtio_gpudrmfb; the keypad wherever the kernel puts it).
+    printf 'panel = "%s"\ninput_names = ["relay-vm-keypad"]\n\n' "$(cat /sys/class/graphics/fb0/name)"
     # A short idle time, so that the checks see the panel blank.
     /usr/bin/relay-wearable --print-default-config |
         sed -e 's/^#blank_after_seconds = .*/blank_after_seconds = 5/' -e "s|^#vibrator = .*|vibrator = \"$vibrator\"|" \

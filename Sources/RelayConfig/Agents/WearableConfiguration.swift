@@ -26,8 +26,10 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var height: Int
     /// Pixel format of a file framebuffer.
     public var format: FramebufferFormat
-    /// evdev devices to read keys from.
+    /// evdev devices to read keys from, by path.
     public var inputs: [String]
+    /// evdev devices to read keys from, by their drivers' names for them.
+    public var inputNames: [String]
     /// The watch face's IANA time zone, or `nil` for the system's.
     public var timeZone: String?
     /// The language tag for plural rules, or `nil` for the environment's.
@@ -127,7 +129,14 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         /// `inputs`.
         public static let inputs: ConfigKey<[String]> = .paths(
             "inputs", flag: "--input",
-            "evdev devices to read keys from, such as [\"/dev/input/event0\"]. The flag is repeated once per device.")
+            "evdev devices to read keys from, such as [\"/dev/input/by-path/platform-keys-event\"]. The flag is repeated once "
+                + "per device. With neither inputs nor input_names, the Bluetooth wearable takes every device that reports keys "
+                + "of [keys] and is not a keyboard (a board's buttons); the loopback one takes none.")
+        /// `input_names`.
+        public static let inputNames: ConfigKey<[String]> = .names(
+            "input_names",
+            "Key devices by the name their driver gives them (N: Name= in /proc/bus/input/devices), such as [\"relay-keys\"], "
+                + "wherever the kernel puts them; one not there yet is waited for.")
         /// `time_zone`.
         public static let timeZone: ConfigKey<String> = .string(
             "time_zone", .timeZone, flag: "--time-zone", "The watch face's time zone. Empty: the system's.")
@@ -204,7 +213,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                 keys: [
                     Keys.transport.erased, Keys.listen.erased, Keys.controlSocket.erased, Keys.controlGroup.erased, Keys.stateDirectory.erased,
                     Keys.deviceName.erased, Keys.framebuffer.erased, Keys.panel.erased, Keys.width.erased, Keys.height.erased,
-                    Keys.format.erased, Keys.inputs.erased, Keys.timeZone.erased, Keys.language.erased,
+                    Keys.format.erased, Keys.inputs.erased, Keys.inputNames.erased, Keys.timeZone.erased, Keys.language.erased,
                 ]),
             LinkSettings.section(reconnects: false),
             ConfigSection(
@@ -275,6 +284,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         height = values[Keys.height]
         format = values[Keys.format]
         inputs = values[Keys.inputs]
+        inputNames = values[Keys.inputNames]
         timeZone = values[Keys.timeZone].nonEmpty
         language = values[Keys.language].nonEmpty
         link = LinkSettings(values)

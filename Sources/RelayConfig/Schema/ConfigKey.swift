@@ -112,8 +112,19 @@ extension ConfigKey where Value == [String] {
     public static func paths(_ path: String, default value: [String] = [], flag: String? = nil, _ summary: String)
         -> ConfigKey<[String]>
     {
+        strings(path, rule: .paths, default: value, flag: flag, summary)
+    }
+
+    /// An array of names (``ConfigRule/names``).
+    public static func names(_ path: String, default value: [String] = [], _ summary: String) -> ConfigKey<[String]> {
+        strings(path, rule: .names, default: value, flag: nil, summary)
+    }
+
+    private static func strings(_ path: String, rule: ConfigRule, default value: [String], flag: String?, _ summary: String)
+        -> ConfigKey<[String]>
+    {
         ConfigKey(
-            path: path, rule: .paths, defaultValue: value, summary: summary, flag: flag,
+            path: path, rule: rule, defaultValue: value, summary: summary, flag: flag,
             encode: { .array($0.map { .string($0) }) },
             decode: { value in
                 guard case .array(let elements) = value else { return nil }

@@ -17,6 +17,9 @@ public enum ConfigRule: Sendable, Hashable {
     case path
     /// An array of paths, each as `.path` but never empty.
     case paths
+    /// An array of names (text without control characters, 1 to 128 characters each), such as
+    /// the names drivers give input devices; may be empty.
+    case names
     /// An array of Linux key codes, each a name (`KEY_UP`, `BTN_0`: ``LinuxKeyCodes``) or a
     /// number; may be empty.
     case keyCodes
@@ -36,7 +39,7 @@ public enum ConfigRule: Sendable, Hashable {
         switch self {
         case .integer: "integer"
         case .boolean: "boolean"
-        case .paths, .keyCodes: "array of strings"
+        case .paths, .names, .keyCodes: "array of strings"
         default: "string"
         }
     }
@@ -50,6 +53,7 @@ public enum ConfigRule: Sendable, Hashable {
         case .choice(let words): Self.alternatives(words.map { TOMLWriter.quoted($0) })
         case .path: "a path (relative: from the file's folder)"
         case .paths: "paths (relative: from the file's folder)"
+        case .names: "names of 1 to 128 characters"
         case .keyCodes: "key code names such as \"KEY_UP\" or \"BTN_0\" (Hardware/README.md lists them), or their numbers"
         case .endpoint: "unix:PATH, tcp:HOST:PORT or rfcomm:ADDRESS/CHANNEL"
         case .bus(let names): Self.alternatives(names.map { TOMLWriter.quoted($0) } + ["a D-Bus address (unix:path=…)"])
@@ -76,6 +80,14 @@ public enum ConfigRule: Sendable, Hashable {
             }
             return nil
         case (.paths, _):
+            return .wrongType
+        case (.names, .array(let elements)):
+            for element in elements {
+                guard case .string(let name) = element else { return .wrongType }
+                if name.isEmpty || !ConfigRule.text(maximumLength: 128).accepts(name) { return .notAllowed }
+            }
+            return nil
+        case (.names, _):
             return .wrongType
         case (.keyCodes, .array(let elements)):
             for element in elements {
@@ -117,7 +129,7 @@ public enum ConfigRule: Sendable, Hashable {
             return text.isEmpty || (text.count <= 64 && nameLike && !text.contains("..") && TimeZone(identifier: text) != nil)
         case .languageTag:
             return text.isEmpty || Self.isLanguageTag(text)
-        case .integer, .boolean, .paths, .keyCodes:
+        case .integer, .boolean, .paths, .names, .keyCodes:
             return false
         }
     }

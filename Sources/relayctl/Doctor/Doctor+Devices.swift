@@ -48,17 +48,44 @@ extension Doctor {
         }
     }
 
-    /// The keys: each configured evdev device opens and reports keys, and together they give
-    /// Up, Down, Select and Back (a board may spread them over several gpio-keys devices).
-    func keys(_ inputs: [String], keyMap: KeyMap, configuration: String) -> [DoctorFinding] {
-        guard !inputs.isEmpty else {
+    /// The keys: each evdev device relay-wearable would read (named by path or name, or with
+    /// none named on a Bluetooth wearable, the keypads it finds) opens and reports keys, and
+    /// together they give Up, Down, Select and Back (a board may spread them over several
+    /// gpio-keys devices).
+    func keys(_ named: [InputDeviceLocator], findsKeypads: Bool, keyMap: KeyMap, configuration: String) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        var inputs: [String] = []
+        if named.isEmpty, findsKeypads {
+            inputs = InputDevices().keypads(for: keyMap).map(\.path)
+            if inputs.isEmpty {
+                return [
+                    .problem(
+                        "keys", "input devices", "no input device reports the keys of [keys]: nothing can be pressed on the wearable",
+                        fix: "load the buttons' overlay (Hardware/README.md), or name the device in inputs or input_names in \(configuration)")
+                ]
+            }
+        }
+        for locator in named {
+            switch locator {
+            case .path(let path): inputs.append(path)
+            case .name(let name):
+                if let device = InputDevices().named(name) {
+                    inputs.append(device.path)
+                } else {
+                    findings.append(
+                        .problem(
+                            "keys", name, "no input device is named \"\(name)\" (relay-wearable waits for it)",
+                            fix: "load its driver (the overlay, Hardware/README.md), or correct input_names in \(configuration) (cat /proc/bus/input/devices)"))
+                }
+            }
+        }
+        guard !inputs.isEmpty || !findings.isEmpty else {
             return [
                 .problem(
                     "keys", "input devices", "no key device is configured: nothing can be pressed on the wearable",
-                    fix: "set inputs = [\"/dev/input/by-path/…-event\"] (ls -l /dev/input/by-path) in \(configuration)")
+                    fix: "set input_names = [\"NAME\"] (cat /proc/bus/input/devices) or inputs = [\"/dev/input/by-path/…-event\"] in \(configuration)")
             ]
         }
-        var findings: [DoctorFinding] = []
         var found = Set<InputKey>()
         var unreadable = false
         for path in inputs {

@@ -21,7 +21,9 @@ struct Doctor {
         if let wearable, let settings = wearable.settings {
             findings.append(framebuffer(settings.framebuffer, panel: settings.panel, configuration: wearable.location))
             let keyMap = KeyMap(up: settings.keys.up, down: settings.keys.down, select: settings.keys.select, back: settings.keys.back)
-            findings += keys(settings.inputs, keyMap: keyMap, configuration: wearable.location)
+            findings += keys(
+                settings.inputs.map(InputDeviceLocator.path) + settings.inputNames.map(InputDeviceLocator.name),
+                findsKeypads: settings.transport == .rfcomm, keyMap: keyMap, configuration: wearable.location)
             findings.append(vibrator(settings.vibrator.map { VibratorDevice(path: $0, line: settings.vibratorLine) }, configuration: wearable.location))
         } else if wearable != nil {
             findings.append(.skipped("framebuffer", "panel", "the wearable's configuration has errors (below); correct it first"))
