@@ -258,7 +258,7 @@ let package = Package(
             name: "FuzzPushPayload", dependencies: ["RelayFuzzing", "RelayCore"], path: "Fuzz/FuzzPushPayload",
             swiftSettings: strictSwift),
         .executableTarget(
-            name: "FuzzReplica", dependencies: ["RelayFuzzing", "RelayWire", "WearableAgent"], path: "Fuzz/FuzzReplica",
+            name: "FuzzReplica", dependencies: ["RelayCore", "RelayFuzzing", "RelayWire", "WearableAgent"], path: "Fuzz/FuzzReplica",
             swiftSettings: strictSwift),
         .executableTarget(
             name: "FuzzImage", dependencies: ["RelayFuzzing", "RelayDisplay"], path: "Fuzz/FuzzImage", swiftSettings: strictSwift),

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 import RelayFuzzing
 import RelayWire
 import WearableAgent
@@ -13,6 +14,9 @@ func fuzzReplica(_ data: Data) {
     var now = Date(timeIntervalSince1970: 1_800_000_000)
     var rest = data[...]
     var linkUp = true
+    // Every input of the policy in play: quiet hours, a mute, the gap.
+    let policy = AlertPolicy(quietHours: QuietHours(start: 22 * 60, end: 7 * 60, timeZone: .gmt), mutes: [Mute(.app("App 1"))])
+    var lastAlert: Date?
     while rest.count >= 3 {
         let control = rest[rest.startIndex]
         let length = Int(rest[rest.startIndex + 1]) << 8 | Int(rest[rest.startIndex + 2])
@@ -27,10 +31,11 @@ func fuzzReplica(_ data: Data) {
             _ = replica.linkChanged(at: now)
         }
         if let change = try? Relay_V1_Change(serializedBytes: Data(body)) {
-            _ = replica.apply(change, catchUp: control & 2 == 2)
+            let effects = replica.apply(change, catchUp: control & 2 == 2, context: AlertContext(policy: policy, now: now, lastAlert: lastAlert))
+            if effects.contains(where: { if case .stored(_, alert: true) = $0 { true } else { false } }) { lastAlert = now }
         }
         if !linkUp {
-            _ = replica.fireDue(at: now)
+            _ = replica.fireDue(context: AlertContext(policy: policy, now: now, lastAlert: lastAlert))
             _ = replica.nextLocalFireDate()
         }
     }

@@ -1,26 +1,77 @@
+public import Foundation
+public import RelayCore
 import RelayWire
 
-/// Whether an upsert alerts (haptic and a woken screen) on the wearable, and why not.
+/// What the wearable's alert policy needs besides the notification: the user's wishes, the
+/// time, and when the last alert was.
+public struct AlertContext: Sendable {
+    /// Do not disturb, quiet hours, mutes, the gap (Docs/POLICY.md).
+    public var policy: AlertPolicy
+    /// Now, by the wearable's clock (corrected by the phone's).
+    public var now: Date
+    /// When the wearable last alerted, if it has since it started.
+    public var lastAlert: Date?
+
+    /// A context.
+    public init(policy: AlertPolicy, now: Date, lastAlert: Date? = nil) {
+        self.policy = policy
+        self.now = now
+        self.lastAlert = lastAlert
+    }
+}
+
+/// Whether an upsert alerts (haptic and a woken screen) on the wearable, and why not
+/// (Docs/POLICY.md): first what already happened to it, then the alert policy.
 ///
 /// The phone decides whether a notification *may* alert (its lock state, its settings); the
 /// wearable has the last word, because only it knows that it already holds the notification
-/// (an update in place never alerts again) or that it is taking a snapshot.
+/// (an update in place never alerts again) or that it is taking a snapshot, and it keeps the
+/// user's do not disturb, quiet hours and the gap between vibrations.
 struct AlertDecision {
     let alerts: Bool
-    /// For the phone's log, when it does not alert.
+    /// Why, for the log and the phone's report.
     let reason: String
 
-    init(upsert: Relay_V1_Upsert, isUpdate: Bool, inSnapshot: Bool, silent: Bool, catchUp: Bool = false, firedHere: Bool = false) {
-        let reason: String? =
+    init(
+        upsert: Relay_V1_Upsert, app: String, isUpdate: Bool, inSnapshot: Bool, silent: Bool, context: AlertContext,
+        catchUp: Bool = false, firedHere: Bool = false
+    ) {
+        let delivery: String? =
             if !upsert.mayAlert { "the phone did not ask for an alert" }
             else if inSnapshot { "part of a snapshot" }
             else if firedHere { "the wearable fired this occurrence itself while apart" }
             else if catchUp { "it waited while the devices were apart" }
             else if isUpdate { "update in place" }
-            else if silent { "silent sync is on" }
-            else if upsert.content.interruptionLevel == .passive { "passive interruption level" }
             else { nil }
-        alerts = reason == nil
-        self.reason = reason ?? ""
+        if let delivery {
+            alerts = false
+            reason = delivery
+            return
+        }
+        let decision = Self.policy(
+            level: InterruptionLevel(upsert.content.interruptionLevel), app: app, thread: Self.thread(upsert.content.threadKey),
+            silent: silent, context: context)
+        alerts = decision.outcome.alerts
+        reason = decision.reason.description
+    }
+
+    /// How a mute names a thread on the wearable: by its key, which the phone assigns per app and
+    /// thread ("" for none).
+    static func thread(_ key: UInt32) -> String { key == 0 ? "" : String(key) }
+
+    /// The policy's decision, the phone's silent sync counting as do not disturb when nothing
+    /// else has turned it on.
+    static func policy(level: InterruptionLevel, app: String, thread: String, silent: Bool, context: AlertContext) -> PolicyDecision {
+        var policy = context.policy
+        if silent, policy.doNotDisturb(at: context.now) == nil { policy.doNotDisturb = DoNotDisturb(source: .silentSync) }
+        return policy.decide(AlertPolicy.Subject(level: level, app: app, thread: thread), lastAlert: context.lastAlert, at: context.now)
+    }
+}
+
+extension ReplicaEffect {
+    /// Whether the effect is a notification stored with an alert: the gap between vibrations
+    /// counts from it.
+    var alerts: Bool {
+        if case .stored(_, alert: true) = self { true } else { false }
     }
 }

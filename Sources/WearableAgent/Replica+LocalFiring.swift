@@ -61,10 +61,12 @@ extension Replica {
         }.min()
     }
 
-    /// Fires every occurrence due at `now` (the caller checked that the link is down): each is
-    /// recorded and reported to the phone; the latest of each request is shown, under the
-    /// wearable's own key for that request, and alerts.
-    public mutating func fireDue(at now: Date) -> [ReplicaEffect] {
+    /// Fires every occurrence due at `context.now` (the caller checked that the link is down):
+    /// each is recorded and reported to the phone; the latest of each request is shown, under
+    /// the wearable's own key for that request, and alerts as the alert policy decides.
+    public mutating func fireDue(context: AlertContext) -> [ReplicaEffect] {
+        var context = context
+        let now = context.now
         var effects = forgetBogusFuture(at: now)
         for key in contents.schedules.keys.sorted() {
             guard let schedule = contents.schedules[key], let plan = LocalSchedule.plan(of: schedule) else { continue }
@@ -75,7 +77,12 @@ extension Replica {
                 cursor = next
             }
             guard let latest = dates.last else { continue }
-            let alerts = !contents.settings.silent && schedule.content.interruptionLevel != .passive
+            let alerts = AlertDecision.policy(
+                level: InterruptionLevel(schedule.content.interruptionLevel), app: contents.appName(schedule.appKey),
+                thread: AlertDecision.thread(schedule.content.threadKey), silent: contents.settings.silent, context: context
+            ).outcome.alerts
+            // Two requests due at once buzz once: the second is within the gap of the first.
+            if alerts { context.lastAlert = now }
             for date in dates {
                 var fired = Relay_V1_FiredLocally()
                 fired.scheduleKey = key

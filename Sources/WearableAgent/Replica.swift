@@ -26,10 +26,11 @@ public struct Replica: Sendable {
     }
 
     /// Applies one change of the phone's log. `catchUp` marks an entry that waited while the
-    /// devices were apart and is older than the offline alert window: it never alerts.
-    public mutating func apply(_ change: Relay_V1_Change, catchUp: Bool = false) -> [ReplicaEffect] {
+    /// devices were apart and is older than the offline alert window: it never alerts. A new
+    /// notification that may alert is decided by `context`'s alert policy.
+    public mutating func apply(_ change: Relay_V1_Change, catchUp: Bool = false, context: AlertContext) -> [ReplicaEffect] {
         switch change.kind {
-        case .upsert(let upsert): return apply(upsert, catchUp: catchUp)
+        case .upsert(let upsert): return apply(upsert, catchUp: catchUp, context: context)
         case .remove(let remove): return apply(remove)
         case .appInfo(let app):
             let mentioned = mention(.app(app.key))
@@ -70,7 +71,7 @@ public struct Replica: Sendable {
         }
     }
 
-    private mutating func apply(_ upsert: Relay_V1_Upsert, catchUp: Bool) -> [ReplicaEffect] {
+    private mutating func apply(_ upsert: Relay_V1_Upsert, catchUp: Bool, context: AlertContext) -> [ReplicaEffect] {
         let existing = contents.notifications[upsert.key]
         var effects: [ReplicaEffect] = []
         if inSnapshot {
@@ -89,8 +90,8 @@ public struct Replica: Sendable {
         }
         let newOccurrence = upsert.hasOccurrence && existing?.occurrence != upsert.occurrence
         let decision = AlertDecision(
-            upsert: upsert, isUpdate: existing != nil && !newOccurrence, inSnapshot: inSnapshot, silent: contents.settings.silent,
-            catchUp: catchUp, firedHere: firedHere)
+            upsert: upsert, app: contents.appName(upsert.appKey), isUpdate: existing != nil && !newOccurrence, inSnapshot: inSnapshot,
+            silent: contents.settings.silent, context: context, catchUp: catchUp, firedHere: firedHere)
         // Answered stays answered through a snapshot that resends the same revision and content
         // (a phone whose database was reset hands keys out again), and the phone's copy of an
         // occurrence whose own copy the user answered here is answered too: the phone has not

@@ -74,3 +74,8 @@ public struct LocalFiringState: Sendable, Hashable {
     /// Nothing handled yet.
     public init() {}
 }
+
+extension ReplicaContents {
+    /// The name of the app `key` stands for, as the screens and mutes name it.
+    func appName(_ key: UInt32) -> String { apps[key] ?? "App \(key)" }
+}

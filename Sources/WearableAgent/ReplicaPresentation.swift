@@ -45,7 +45,7 @@ enum ReplicaPresentation {
     static func notification(_ record: ReplicaRecord, in contents: ReplicaContents) -> WearableNotification {
         WearableNotification(
             request: NotificationRequest(identifier: WireKey.identifier(record.key), content: NotificationContent(record.content)),
-            appName: contents.apps[record.appKey] ?? "App \(record.appKey)",
+            appName: contents.appName(record.appKey),
             date: WireTime.date(record.deliveredAt))
     }
 

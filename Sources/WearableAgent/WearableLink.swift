@@ -66,6 +66,8 @@ public final class WearableLink: Sendable {
         public var pairingTimeout: Duration
         /// The monotonic clock the link's deadlines and the pairing's timeout run on.
         public var linkClock: any LinkClock
+        /// Do not disturb, quiet hours, mutes and the gap between vibrations (Docs/POLICY.md).
+        public var alertPolicy = AlertPolicy()
 
         /// Creates a configuration.
         public init(
@@ -111,6 +113,8 @@ public final class WearableLink: Sendable {
         var peer: Relay_V1_Hello?
         /// What the phone's clock last did to this one (its Hello), for status.
         var clockAdjustment: ClockAdjustment?
+        /// When the wearable last alerted (the gap between vibrations counts from it).
+        var lastAlert: Date?
         var connectedSince: Date?
         var lastError: String?
         var pairing: PairingSession?

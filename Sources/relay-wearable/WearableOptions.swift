@@ -4,6 +4,7 @@ import Glibc
 import RelayCLI
 import RelayConfig
 import RelayControl
+import RelayCore
 import RelayDisplay
 import RelayHaptics
 import RelayInput
@@ -34,6 +35,9 @@ struct WearableOptions: ParsableArguments {
 
     @Option(name: .customLong("input"), help: "An evdev device to read keys from (/dev/input/event0); repeatable; replaces the file's inputs.")
     var inputs: [String] = []
+
+    @Option(name: .customLong("minimum-alert-gap"), help: "The least seconds between two vibrations (0: none); replaces haptics.minimum_gap_seconds.")
+    var minimumAlertGap: Int?
 
     @Option(help: "Where the phone connects in loopback mode: a Unix socket's path, or unix:PATH; default: wearable-link.sock beside the control socket.")
     var listen: String?
@@ -69,6 +73,7 @@ struct WearableOptions: ParsableArguments {
         flags.set(Keys.height, height)
         flags.set(Keys.format, format)
         flags.set(Keys.inputs, inputs.isEmpty ? nil : inputs)
+        flags.set(Keys.minimumAlertGap, minimumAlertGap)
         flags.set(Keys.timeZone, timeZone)
         flags.set(Keys.language, language)
         flags.set(Keys.bluetoothAdapter, adapter)
@@ -114,6 +119,9 @@ struct WearableOptions: ParsableArguments {
             heartbeat: .seconds(file.link.heartbeatSeconds),
             timeout: .seconds(file.link.timeoutSeconds),
             offlineAlertWindow: TimeInterval(file.offlineAlertWindowSeconds),
+            alertPolicy: AlertPolicy(
+                quietHours: file.quietHours.map { QuietHours(start: $0.start, end: $0.end, weekdays: $0.weekdays, timeZone: interface.timeZone) },
+                minimumGap: TimeInterval(file.minimumAlertGapSeconds)),
             bluetoothAdapter: file.bluetoothAdapter,
             bluetoothChannel: UInt16(file.bluetoothChannel),
             vibrator: file.vibrator.map { VibratorDevice(path: $0, line: file.vibratorLine) },
@@ -194,6 +202,8 @@ struct WearableConfiguration {
     var timeout: Duration
     /// How young a notification that waited while apart must be to alert on arrival.
     var offlineAlertWindow: TimeInterval
+    /// Quiet hours and the gap between vibrations (Docs/POLICY.md).
+    var alertPolicy: AlertPolicy
     /// The Bluetooth adapter with the rfcomm transport, or `nil` for the first.
     var bluetoothAdapter: String?
     /// The RFCOMM channel of Relay's service.

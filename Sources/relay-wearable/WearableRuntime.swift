@@ -78,15 +78,17 @@ final class WearableRuntime {
         let mailbox = try Mailbox<[UIEvent]>()
         self.mailbox = mailbox
         bonding = BondingPrompt(present: { mailbox.submit($0) })
+        var linkConfiguration = WearableLink.Configuration(
+            deviceName: configuration.deviceName,
+            capabilities: Self.capabilities(of: geometry),
+            heartbeat: configuration.heartbeat, timeout: configuration.timeout,
+            offlineAlertWindow: configuration.offlineAlertWindow, clock: clock,
+            // Over Bluetooth the kernel reports a lost link; an idle session need not ping often.
+            idleHeartbeat: bluetooth == nil ? nil : LinkTimeouts.supervisedIdleHeartbeat.wearable)
+        linkConfiguration.alertPolicy = configuration.alertPolicy
         link = try WearableLink(
             directory: configuration.stateDirectory,
-            configuration: WearableLink.Configuration(
-                deviceName: configuration.deviceName,
-                capabilities: Self.capabilities(of: geometry),
-                heartbeat: configuration.heartbeat, timeout: configuration.timeout,
-                offlineAlertWindow: configuration.offlineAlertWindow, clock: clock,
-                // Over Bluetooth the kernel reports a lost link; an idle session need not ping often.
-                idleHeartbeat: bluetooth == nil ? nil : LinkTimeouts.supervisedIdleHeartbeat.wearable),
+            configuration: linkConfiguration,
             logger: AgentLog.logger(label: "relay-wearable"),
             present: { mailbox.submit($0) })
         linkEndpoint = configuration.linkSocket

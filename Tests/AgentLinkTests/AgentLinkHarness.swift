@@ -29,7 +29,8 @@ final class AgentLinkHarness: Sendable {
         name: String, heartbeat: Duration = .seconds(5), offlineAlertWindow: TimeInterval = 0,
         clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
         logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum, pairingTimeout: Duration = .seconds(120),
-        linkClock: any LinkClock = SystemLinkClock(), phoneClock: @escaping @Sendable () -> Date = { Date() }
+        linkClock: any LinkClock = SystemLinkClock(), phoneClock: @escaping @Sendable () -> Date = { Date() },
+        alertPolicy: AlertPolicy = AlertPolicy(minimumGap: 0)
     ) throws {
         folder = NSTemporaryDirectory() + "relay-agentlink-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -40,11 +41,14 @@ final class AgentLinkHarness: Sendable {
         capabilities.screenWidth = 240
         capabilities.screenHeight = 240
         capabilities.maxAttachmentBytes = UInt32(maxAttachmentBytes)
+        var wearableConfiguration = WearableLink.Configuration(
+            deviceName: "Test Wearable", capabilities: capabilities, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow,
+            clock: clock, pairingTimeout: pairingTimeout, linkClock: linkClock)
+        // Delivery tests post alerting notifications back to back: no gap unless a test asks.
+        wearableConfiguration.alertPolicy = alertPolicy
         wearable = try WearableLink(
             directory: StateDirectory(path: folder + "/wearable"),
-            configuration: WearableLink.Configuration(
-                deviceName: "Test Wearable", capabilities: capabilities, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow,
-                clock: clock, pairingTimeout: pairingTimeout, linkClock: linkClock),
+            configuration: wearableConfiguration,
             logger: logger, present: { screen.append($0) })
         var phoneConfiguration = PhoneLink.Configuration(
             endpoint: .unix(path: folder + "/sim.sock"), deviceName: "Test Phone", heartbeat: heartbeat,
@@ -136,11 +140,13 @@ final class AgentLinkHarness: Sendable {
         clock: any WearableClock = SystemClock(), maxAttachmentBytes: Int = 0,
         logCompactionMinimum: Int = PhoneLink.defaultLogCompactionMinimum, pairingTimeout: Duration = .seconds(120),
         linkClock: any LinkClock = SystemLinkClock(), phoneClock: @escaping @Sendable () -> Date = { Date() },
+        alertPolicy: AlertPolicy = AlertPolicy(minimumGap: 0),
         _ body: (AgentLinkHarness) async throws -> Result
     ) async throws -> Result {
         let harness = try AgentLinkHarness(
             name: name, heartbeat: heartbeat, offlineAlertWindow: offlineAlertWindow, clock: clock, maxAttachmentBytes: maxAttachmentBytes,
-            logCompactionMinimum: logCompactionMinimum, pairingTimeout: pairingTimeout, linkClock: linkClock, phoneClock: phoneClock)
+            logCompactionMinimum: logCompactionMinimum, pairingTimeout: pairingTimeout, linkClock: linkClock, phoneClock: phoneClock,
+            alertPolicy: alertPolicy)
         do {
             let result = try await body(harness)
             await harness.stop()
@@ -219,9 +225,10 @@ final class RecordingOwner: PhoneLinkOwner {
     }
 
     /// The item `post` hands the mirror.
-    static func item(_ id: UInt32, title: String, attachments: [NotificationAttachment] = []) -> MirrorItem {
+    static func item(_ id: UInt32, title: String, level: InterruptionLevel = .active, attachments: [NotificationAttachment] = []) -> MirrorItem {
         MirrorItem(
-            centreID: id, appName: "Mail", content: NotificationContent(title: title, body: "Body \(id)", attachments: attachments),
+            centreID: id, appName: "Mail",
+            content: NotificationContent(title: title, body: "Body \(id)", attachments: attachments, interruptionLevel: level),
             category: nil, deliveredAt: Date())
     }
 
@@ -259,9 +266,10 @@ final class RecordingOwner: PhoneLinkOwner {
 
     /// Posts a notification as the centre would.
     func post(
-        _ id: UInt32, title: String, locked: Bool = true, replaced: Bool = false, attachments: [NotificationAttachment] = []
+        _ id: UInt32, title: String, level: InterruptionLevel = .active, locked: Bool = true, replaced: Bool = false,
+        attachments: [NotificationAttachment] = []
     ) throws {
-        let item = Self.item(id, title: title, attachments: attachments)
+        let item = Self.item(id, title: title, level: level, attachments: attachments)
         try centre.withLock { held in
             held[id] = item
             try coordinator.record([.posted(item, replaced: replaced, record: Data(title.utf8))], locked: locked).waitBlocking()

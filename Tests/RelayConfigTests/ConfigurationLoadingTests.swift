@@ -116,6 +116,31 @@ import Testing
         }
     }
 
+    @Test func quietHoursNeedAStartAndAnEndInHoursAndMinutes() throws {
+        let folder = try temporaryFolder()
+        let path = folder + "/wearable.toml"
+        func load(_ text: String) throws -> WearableConfiguration {
+            try write(text, to: path)
+            return try WearableConfiguration.load(configPath: path, flags: ConfigurationFlags(), environment: [:], currentDirectory: "/")
+        }
+        #expect(try load("").quietHours == nil)
+        let nights = try load("[quiet_hours]\nstart = \"22:30\"\nend = \"07:00\"\nweekdays = [\"mon\", \"fri\"]\n")
+        let expected = WearableConfiguration.QuietHoursSettings(start: 1350, end: 420, weekdays: [2, 6])
+        #expect(nights.quietHours == expected)
+        #expect(nights.minimumAlertGapSeconds == 3)
+        let problems: [(String, String)] = [
+            ("[quiet_hours]\nstart = \"22:00\"\n", "quiet_hours.start = \"22:00\" needs quiet_hours.end too"),
+            ("[quiet_hours]\nstart = \"24:00\"\nend = \"07:00\"\n", "quiet_hours.start"),
+            ("[quiet_hours]\nstart = \"7:00\"\nend = \"08:00\"\n", "quiet_hours.start"),
+            ("[quiet_hours]\nweekdays = [\"monday\"]\n", "quiet_hours.weekdays"),
+            ("[haptics]\nminimum_gap_seconds = 61\n", "haptics.minimum_gap_seconds"),
+        ]
+        for (text, expected) in problems {
+            let error = #expect(throws: ConfigurationError.self) { try load(text) }
+            #expect(error?.description.contains(expected) == true, "\(text): \(String(describing: error))")
+        }
+    }
+
     @Test func anEndlessFileIsCutOffAtTheLimit() {
         // A character device never ends; the reader must stop after the limit, not read forever.
         #expect(throws: ConfigurationError.unreadable(

@@ -64,6 +64,9 @@ final class Rig: Sendable {
             arguments: [
                 "--transport", "loopback", "--control-socket", wearableSocket, "--framebuffer", directory + "/wearable.fb",
                 stateFlag, directory + "/wearable-state", "--time-zone", "UTC", "--device-name", "soak-wearable",
+                // The soak posts alerting notifications back to back and counts their alerts:
+                // the gap between vibrations (Docs/POLICY.md) would keep most of them silent.
+                "--minimum-alert-gap", "0",
             ],
             environment: environment)
         agents.withLock {

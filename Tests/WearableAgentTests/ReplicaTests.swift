@@ -70,7 +70,7 @@ struct ReplicaTests {
         _ = replica.apply(settings)
         let effects = replica.apply(Self.upsert(2, revision: 1))
         #expect(Self.alerts(effects) == [false])
-        #expect(effects.contains { if case .report(.alerted(let a)) = $0 { a.reason == "silent sync is on" } else { false } })
+        #expect(effects.contains { if case .report(.alerted(let a)) = $0 { a.reason == "do not disturb (the phone's silent sync)" } else { false } })
     }
 
     @Test("a snapshot replaces the whole state, never alerts, and accepts any revision")

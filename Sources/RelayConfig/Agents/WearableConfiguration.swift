@@ -55,6 +55,27 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var offlineAlertWindowSeconds: Int
     /// Whether the wearable sets the system clock to the phone's (else it keeps an offset).
     public var setSystemClock: Bool
+    /// The least seconds between two vibrations (0: none).
+    public var minimumAlertGapSeconds: Int
+    /// The daily quiet hours, or `nil` when there are none.
+    public var quietHours: QuietHoursSettings?
+
+    /// The `[quiet_hours]` section: do not disturb by itself each day (Docs/POLICY.md).
+    public struct QuietHoursSettings: Sendable, Hashable {
+        /// Minutes after midnight when it starts.
+        public var start: Int
+        /// Minutes after midnight when it ends (the next day when not after `start`).
+        public var end: Int
+        /// The days a period starts on, as `Calendar` numbers them (1 Sunday … 7 Saturday).
+        public var weekdays: Set<Int>
+
+        /// Quiet hours from `start` to `end` on `weekdays`.
+        public init(start: Int, end: Int, weekdays: Set<Int>) {
+            self.start = start
+            self.end = end
+            self.weekdays = weekdays
+        }
+    }
 
     /// The `[keys]` section: the Linux key codes of each of the wearable's keys.
     public struct KeySettings: Sendable, Hashable {
@@ -198,6 +219,24 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                 + "gpio-vibrator or pwm-vibrator driver makes of a coin motor), or a sysfs value file (/sys/class/leds/NAME/brightness "
                 + "for a motor declared with gpio-leds), or a GPIO chip (/dev/gpiochip0) whose line haptics.vibrator_line switches "
                 + "the motor through a transistor. Empty: no motor; each vibration is logged at debug level. relayctl vibrate tries it.")
+        /// `haptics.minimum_gap_seconds`.
+        public static let minimumAlertGap: ConfigKey<Int> = .integer(
+            "haptics.minimum_gap_seconds", default: 3, range: 0...60, unit: "seconds", flag: "--minimum-alert-gap",
+            "The least time between two vibrations: a notification sooner than that after the last alert arrives silently, "
+                + "so that a burst buzzes once (Docs/POLICY.md). 0: no gap.")
+        /// `quiet_hours.start`.
+        public static let quietStart: ConfigKey<String> = .string(
+            "quiet_hours.start", .timeOfDay,
+            "When the daily quiet hours start (\"22:00\"), in the watch face's time zone: do not disturb by itself until "
+                + "quiet_hours.end; time-sensitive and critical notifications still alert. Empty: no quiet hours.")
+        /// `quiet_hours.end`.
+        public static let quietEnd: ConfigKey<String> = .string(
+            "quiet_hours.end", .timeOfDay,
+            "When they end (\"07:00\"; before the start: the next morning). Set with quiet_hours.start, or both empty.")
+        /// `quiet_hours.weekdays`.
+        public static let quietWeekdays: ConfigKey<[String]> = .weekdays(
+            "quiet_hours.weekdays", default: ConfigRule.weekdayNames,
+            "The days the quiet hours start on; a night that crosses midnight belongs to the day it starts on.")
         /// `haptics.vibrator_line`.
         public static let vibratorLine: ConfigKey<Int> = .integer(
             "haptics.vibrator_line", default: -1, range: -1...4095,
@@ -222,7 +261,10 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             ConfigSection(
                 "keys", "Which Linux key codes (cat /proc/bus/input/devices, evtest) are the wearable's four keys.",
                 keys: [Keys.keyUp.erased, Keys.keyDown.erased, Keys.keySelect.erased, Keys.keyBack.erased]),
-            ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased, Keys.vibratorLine.erased]),
+            ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased, Keys.vibratorLine.erased, Keys.minimumAlertGap.erased]),
+            ConfigSection(
+                "quiet_hours", "Do not disturb each day by itself (Docs/POLICY.md).",
+                keys: [Keys.quietStart.erased, Keys.quietEnd.erased, Keys.quietWeekdays.erased]),
             ConfigSection(
                 "bluetooth", "The Bluetooth transport (transport = \"rfcomm\"; Docs/BLUETOOTH.md).",
                 keys: [Keys.bluetoothAdapter.erased, Keys.bluetoothChannel.erased]),
@@ -231,7 +273,19 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                 keys: [Keys.offlineAlertWindowSeconds.erased]),
             ConfigSection("clock", "The wearable's clock, set by the phone's (Docs/PROTOCOL.md, \"The phone's clock\").", keys: [Keys.setSystemClock.erased]),
         ],
-        checks: LinkSettings.checks + [keysCheck, vibratorLineCheck])
+        checks: LinkSettings.checks + [keysCheck, vibratorLineCheck, quietHoursCheck])
+
+    /// Quiet hours have a start and an end, or neither.
+    static let quietHoursCheck = ConfigCheck(
+        paths: [Keys.quietStart.path, Keys.quietEnd.path],
+        summary: "`quiet_hours.start` and `quiet_hours.end` are both set or both empty"
+    ) { values in
+        let (start, end) = (values[Keys.quietStart], values[Keys.quietEnd])
+        guard start.isEmpty != end.isEmpty else { return nil }
+        return start.isEmpty
+            ? "quiet_hours.end = \"\(end)\" needs quiet_hours.start too"
+            : "quiet_hours.start = \"\(start)\" needs quiet_hours.end too (\"07:00\", say)"
+    }
 
     /// A GPIO chip as the vibrator needs its line, and a line needs its chip.
     static let vibratorLineCheck = ConfigCheck(
@@ -293,6 +347,14 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             twentyFourHourClock: values[Keys.twentyFourHourClock])
         vibrator = values[Keys.vibrator].nonEmpty
         vibratorLine = values[Keys.vibratorLine] >= 0 ? UInt32(values[Keys.vibratorLine]) : nil
+        minimumAlertGapSeconds = values[Keys.minimumAlertGap]
+        if let start = ConfigRule.minutes(ofTimeOfDay: values[Keys.quietStart]), let end = ConfigRule.minutes(ofTimeOfDay: values[Keys.quietEnd]) {
+            quietHours = QuietHoursSettings(
+                start: start, end: end,
+                weekdays: Set(values[Keys.quietWeekdays].compactMap { ConfigRule.weekdayNames.firstIndex(of: $0).map { $0 + 1 } }))
+        } else {
+            quietHours = nil
+        }
         bluetoothAdapter = values[Keys.bluetoothAdapter].nonEmpty
         bluetoothChannel = values[Keys.bluetoothChannel]
         offlineAlertWindowSeconds = values[Keys.offlineAlertWindowSeconds]

@@ -120,6 +120,11 @@ extension ConfigKey where Value == [String] {
         strings(path, rule: .names, default: value, flag: nil, summary)
     }
 
+    /// An array of weekdays (``ConfigRule/weekdays``).
+    public static func weekdays(_ path: String, default value: [String], _ summary: String) -> ConfigKey<[String]> {
+        strings(path, rule: .weekdays, default: value, flag: nil, summary)
+    }
+
     private static func strings(_ path: String, rule: ConfigRule, default value: [String], flag: String?, _ summary: String)
         -> ConfigKey<[String]>
     {

@@ -20,6 +20,10 @@ public enum ConfigRule: Sendable, Hashable {
     /// An array of names (text without control characters, 1 to 128 characters each), such as
     /// the names drivers give input devices; may be empty.
     case names
+    /// Empty, or a time of day `HH:MM` (00:00 to 23:59).
+    case timeOfDay
+    /// An array of weekdays, each `mon` … `sun`; may be empty.
+    case weekdays
     /// An array of Linux key codes, each a name (`KEY_UP`, `BTN_0`: ``LinuxKeyCodes``) or a
     /// number; may be empty.
     case keyCodes
@@ -39,7 +43,7 @@ public enum ConfigRule: Sendable, Hashable {
         switch self {
         case .integer: "integer"
         case .boolean: "boolean"
-        case .paths, .names, .keyCodes: "array of strings"
+        case .paths, .names, .keyCodes, .weekdays: "array of strings"
         default: "string"
         }
     }
@@ -54,6 +58,8 @@ public enum ConfigRule: Sendable, Hashable {
         case .path: "a path (relative: from the file's folder)"
         case .paths: "paths (relative: from the file's folder)"
         case .names: "names of 1 to 128 characters"
+        case .timeOfDay: "a time of day \"HH:MM\" (24-hour), or empty"
+        case .weekdays: "weekdays: " + Self.alternatives(ConfigRule.weekdayNames.map { TOMLWriter.quoted($0) })
         case .keyCodes: "key code names such as \"KEY_UP\" or \"BTN_0\" (Hardware/README.md lists them), or their numbers"
         case .endpoint: "unix:PATH, tcp:HOST:PORT or rfcomm:ADDRESS/CHANNEL"
         case .bus(let names): Self.alternatives(names.map { TOMLWriter.quoted($0) } + ["a D-Bus address (unix:path=…)"])
@@ -88,6 +94,14 @@ public enum ConfigRule: Sendable, Hashable {
             }
             return nil
         case (.names, _):
+            return .wrongType
+        case (.weekdays, .array(let elements)):
+            for element in elements {
+                guard case .string(let day) = element else { return .wrongType }
+                if !Self.weekdayNames.contains(day) { return .notAllowed }
+            }
+            return nil
+        case (.weekdays, _):
             return .wrongType
         case (.keyCodes, .array(let elements)):
             for element in elements {
@@ -129,9 +143,23 @@ public enum ConfigRule: Sendable, Hashable {
             return text.isEmpty || (text.count <= 64 && nameLike && !text.contains("..") && TimeZone(identifier: text) != nil)
         case .languageTag:
             return text.isEmpty || Self.isLanguageTag(text)
-        case .integer, .boolean, .paths, .names, .keyCodes:
+        case .timeOfDay:
+            return text.isEmpty || Self.minutes(ofTimeOfDay: text) != nil
+        case .integer, .boolean, .paths, .names, .keyCodes, .weekdays:
             return false
         }
+    }
+
+    /// The weekdays' names, Sunday first, as `Calendar` numbers them from 1.
+    public static let weekdayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+    /// `HH:MM` as minutes after midnight, or `nil` when it is not a time of day.
+    public static func minutes(ofTimeOfDay text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+            let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute)
+        else { return nil }
+        return hour * 60 + minute
     }
 
     /// No NUL (the system cannot take it) and no longer than the system's path limit.

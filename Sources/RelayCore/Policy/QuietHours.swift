@@ -1,0 +1,48 @@
+public import Foundation
+
+/// A daily period in which do not disturb is on by itself, on chosen weekdays: 22:00–07:00
+/// on weeknights. A period that crosses midnight belongs to the day it starts on.
+public struct QuietHours: Sendable, Hashable {
+    /// Minutes after midnight when it starts, 0–1439.
+    public var start: Int
+    /// Minutes after midnight when it ends; equal to `start`: the whole day.
+    public var end: Int
+    /// The days it starts on, as `Calendar` numbers them (1 Sunday … 7 Saturday).
+    public var weekdays: Set<Int>
+    /// The zone its times are in.
+    public var timeZone: TimeZone
+
+    /// Every day unless `weekdays` says otherwise.
+    public init(start: Int, end: Int, weekdays: Set<Int> = Set(1...7), timeZone: TimeZone) {
+        precondition((0..<1440).contains(start) && (0..<1440).contains(end), "quiet hours are minutes after midnight")
+        self.start = start
+        self.end = end
+        self.weekdays = weekdays
+        self.timeZone = timeZone
+    }
+
+    private var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+
+    /// Whether `date` falls in a period.
+    public func contains(_ date: Date) -> Bool {
+        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: date)
+        guard let weekday = parts.weekday, let hour = parts.hour, let minute = parts.minute else { return false }
+        let now = hour * 60 + minute
+        let yesterday = (weekday + 5) % 7 + 1
+        if start == end { return weekdays.contains(weekday) }
+        if start < end { return weekdays.contains(weekday) && (start..<end).contains(now) }
+        return (now >= start && weekdays.contains(weekday)) || (now < end && weekdays.contains(yesterday))
+    }
+
+    /// When the period `date` falls in ends (the next time the clock shows `end`), for a
+    /// decision to say until when; `nil` when `date` is in none.
+    public func end(after date: Date) -> Date? {
+        guard contains(date) else { return nil }
+        return calendar.nextDate(
+            after: date, matching: DateComponents(hour: end / 60, minute: end % 60, second: 0), matchingPolicy: .nextTime)
+    }
+}
