@@ -72,9 +72,11 @@ say "$bus"
 step "relay-wearable and relay-phone in loopback mode"
 mkdir -p "$run/wearable" "$run/phone"
 chmod 700 "$run/wearable" "$run/phone"
+# The demo posts faster than anyone receives notifications: without the gap between vibrations
+# (3 s by default, Docs/POLICY.md) each of its alerts shows its short look.
 start relay-wearable "$bin/relay-wearable" --transport loopback --device-name "Demo Watch" \
   --control-socket "$run/wearable/wearable.sock" --framebuffer "$run/wearable/framebuffer" \
-  --state-directory "$run/wearable/state" --time-zone UTC
+  --state-directory "$run/wearable/state" --time-zone UTC --minimum-alert-gap 0
 start relay-phone "$bin/relay-phone" --transport loopback --device-name "Demo Phone" --bus "$bus" --system-bus "$bus" \
   --control-socket "$run/phone/phone.sock" --state-directory "$run/phone/state" --peer "$run/wearable/wearable-link.sock"
 
