@@ -20,12 +20,15 @@ public struct ControlEnvelope: Codable, Hashable, Sendable {
     public var text: String?
     /// An interruption level (`vibrate`): `passive`, `active`, `time-sensitive`, `critical`.
     public var level: String?
+    /// Until when, in seconds since 1970 (`dnd` with `action` `on`; absent: until turned off).
+    public var until: Double?
 
     /// Creates an envelope.
     public init(
         command: String, path: String? = nil, key: String? = nil, id: UInt32? = nil, action: String? = nil,
-        text: String? = nil, level: String? = nil
+        text: String? = nil, level: String? = nil, until: Double? = nil
     ) {
+        self.until = until
         self.command = command
         self.path = path
         self.key = key

@@ -1,3 +1,4 @@
+public import Foundation
 /// The requests one agent serves, each a case carrying exactly what it needs.
 ///
 /// An agent's listener decodes the wire's `ControlEnvelope` into its own request type, so the
@@ -141,13 +142,15 @@ public enum PhoneRequest: ControlRequest {
     case unpair
     /// Drops the session and connects again at once.
     case reconnect
+    /// The manual do not disturb: on (until a time), off, or how it stands.
+    case doNotDisturb(DoNotDisturbChange)
 
     /// `phone`.
     public static let role = "phone"
-    /// status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair, reconnect.
+    /// status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair, reconnect, dnd.
     public static let commands = [
         "status", "delivered", "invoke", "reply", "dismiss", "lock", "unlock", "lock-auto", "pair", "pair-confirm", "unpair",
-        "reconnect",
+        "reconnect", "dnd",
     ]
 
     /// Reads an envelope.
@@ -181,6 +184,13 @@ public enum PhoneRequest: ControlRequest {
             }
         case "unpair": self = .unpair
         case "reconnect": self = .reconnect
+        case "dnd":
+            switch envelope.action {
+            case "on": self = .doNotDisturb(.on(until: envelope.until.map(Date.init(timeIntervalSince1970:))))
+            case "off": self = .doNotDisturb(.off)
+            case "status", nil: self = .doNotDisturb(.status)
+            default: throw .invalid(command: command, usage: "dnd needs \"action\": on (with \"until\", seconds since 1970, or none), off or status")
+            }
         default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
         }
     }
@@ -200,6 +210,19 @@ public enum PhoneRequest: ControlRequest {
         case .pairConfirm(let accepted): ControlEnvelope(command: "pair-confirm", action: accepted ? "accept" : "reject")
         case .unpair: ControlEnvelope(command: "unpair")
         case .reconnect: ControlEnvelope(command: "reconnect")
+        case .doNotDisturb(.status): ControlEnvelope(command: "dnd", action: "status")
+        case .doNotDisturb(.off): ControlEnvelope(command: "dnd", action: "off")
+        case .doNotDisturb(.on(let until)): ControlEnvelope(command: "dnd", action: "on", until: until?.timeIntervalSince1970)
         }
     }
+}
+
+/// What `relayctl dnd` asks of the phone's manual do not disturb.
+public enum DoNotDisturbChange: Sendable, Hashable {
+    /// How it stands, with the inhibitors.
+    case status
+    /// On until `until` (`nil`: until turned off).
+    case on(until: Date?)
+    /// Off (inhibitions by applications stay theirs).
+    case off
 }

@@ -27,20 +27,24 @@ final class NotificationServer: Sendable {
     /// The round under way left calls waiting in the coordinator.
     private let roundDeferred = Atomic<Bool>(false)
     let log: AgentLogSink
+    /// `Inhibit`, `UnInhibit` and `Inhibited`, and the phone's do not disturb the mirror reads.
+    let doNotDisturb: DoNotDisturbSwitch?
 
     init(
         connection: DBusConnection, log: AgentLogSink, mirror: MirrorCoordinator? = nil,
         restored: [CentreRecord] = [], restoredApps: AppRequests = AppRequests(), restoredLastID: UInt32 = 0,
-        isLocked: @escaping @Sendable () -> Bool = { false }
+        isLocked: @escaping @Sendable () -> Bool = { false }, doNotDisturb: DoNotDisturbSwitch? = nil
     ) {
         self.connection = connection
         self.log = log
+        self.doNotDisturb = doNotDisturb
         images = mirror.map { ImageIntake(ingest: AttachmentIngest(store: $0.link.attachments)) }
         coordinator = PhoneCoordinator(
             effects: PhoneCoordinator.Effects(
                 emit: { signals in Self.emit(signals, on: connection, log: log) },
                 log: { level, line in log(line, level: level) }),
-            mirror: mirror, restored: restored, restoredApps: restoredApps, restoredLastID: restoredLastID, isLocked: isLocked)
+            mirror: mirror, restored: restored, restoredApps: restoredApps, restoredLastID: restoredLastID, isLocked: isLocked,
+            doNotDisturb: { doNotDisturb?.current() })
     }
 
     /// Takes attached images into the phone's store for the wearable; `nil` without a mirror.
@@ -81,13 +85,14 @@ final class NotificationServer: Sendable {
                     let info = FreedesktopMapping.serverInformation
                     return [.string(info.0), .string(info.1), .string(info.2), .string(info.3)]
                 },
-            ],
+            ] + (doNotDisturb?.methods ?? []),
             signals: [
                 DBusSignalDeclaration("NotificationClosed", arguments: [.init("id", "u"), .init("reason", "u")]),
                 DBusSignalDeclaration("ActionInvoked", arguments: [.init("id", "u"), .init("action_key", "s")]),
                 DBusSignalDeclaration("ActivationToken", arguments: [.init("id", "u"), .init("activation_token", "s")]),
                 DBusSignalDeclaration("NotificationReplied", arguments: [.init("id", "u"), .init("text", "s")]),
-            ])
+            ],
+            properties: doNotDisturb.map { [$0.property] } ?? [])
     }
 
     /// Answers only once the notification is on disk: the committer's thread gives the reply

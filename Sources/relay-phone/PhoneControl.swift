@@ -1,3 +1,4 @@
+import Foundation
 import PhoneAgent
 import RelayControl
 import RelayStore
@@ -14,6 +15,8 @@ struct PhoneControl: Sendable {
     var monitor: NotificationMonitor? = nil
     /// The link to the wearable: pairing and its status.
     let link: PhoneLink
+    /// The phone's do not disturb: `relayctl dnd`.
+    let doNotDisturb: DoNotDisturbSwitch
 
     func handle(_ request: PhoneRequest) -> ControlResponse {
         if let monitor, let response = monitor.handle(request) { return response }
@@ -33,6 +36,7 @@ struct PhoneControl: Sendable {
         case .reconnect: reconnect()
         // The manual override (Docs/PHONE.md): it wins over logind and the screensavers until cleared.
         case .lockOverride(let locked): overriding(locked)
+        case .doNotDisturb(let change): doNotDisturb(change)
         }
     }
 
@@ -53,8 +57,29 @@ struct PhoneControl: Sendable {
         return .success(values.withLock { $0 })
     }
 
+    /// `relayctl dnd on|off|status`: the manual source, stored before it applies (it holds
+    /// across restarts until turned off or its time passes).
+    private func doNotDisturb(_ change: DoNotDisturbChange) -> ControlResponse {
+        let on: Bool
+        let until: Date?
+        switch change {
+        case .status: return .success(doNotDisturb.values)
+        case .on(let date): (on, until) = (true, date)
+        case .off: (on, until) = (false, nil)
+        }
+        let doNotDisturb = doNotDisturb
+        do {
+            try link.committer.submit({ db in try PhoneSchema.setDoNotDisturb(db, on: on, until: until?.timeIntervalSince1970) }, after: {
+                doNotDisturb.setManual(on: on, until: until)
+            }).waitBlocking()
+        } catch {
+            return .failure("could not store do not disturb: \(error); it is unchanged")
+        }
+        return .success(doNotDisturb.values)
+    }
+
     private func status() -> ControlResponse {
-        .success(lock.values.merging([
+        .success(lock.values.merging(doNotDisturb.values) { current, _ in current }.merging([
             "role": .string("phone"),
             "transport": .string("loopback"),
             "server": .string(NotificationServer.busName),

@@ -61,6 +61,10 @@ struct RelayPhone: AsyncParsableCommand {
         // `relayctl lock` holds until `relayctl lock --auto`, also across restarts.
         let lock = PhoneLock(override: try link.database.read(PhoneSchema.lockOverride), withoutSource: settings.withoutLockSource, log: log)
         let mirror = try MirrorCoordinator(link: link, settings: settings.mirror, logger: AgentLog.logger(label: "relay-phone"))
+        // `relayctl dnd on` holds until `relayctl dnd off` or its time, also across restarts.
+        let storedDoNotDisturb = try link.database.read(PhoneSchema.doNotDisturb)
+        let doNotDisturb = DoNotDisturbSwitch(
+            manual: storedDoNotDisturb.map { DoNotDisturb(source: .manual, until: $0.map(Date.init(timeIntervalSince1970:))) }, log: log)
         // The centre, the mirror and the keys move in memory before their commit; a disk that
         // fails leaves them ahead of it, with nothing to undo them. Stopping as a crash would is
         // the way back: the next start rebuilds from what is stored.
@@ -86,7 +90,7 @@ struct RelayPhone: AsyncParsableCommand {
         let connection = try await DBusConnection.connect(to: settings.bus)
         let server = NotificationServer(
             connection: connection, log: log, mirror: mirror, restored: restore.notifications, restoredApps: restore.apps,
-            restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked })
+            restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked }, doNotDisturb: doNotDisturb)
         // The `Notify` calls read from the bus at once are committed together, in one job and one sync.
         connection.aroundDispatch { round in server.committingDeliveriesByRound(round) }
         link.attach(server.coordinator)
@@ -117,7 +121,10 @@ struct RelayPhone: AsyncParsableCommand {
         // Changes are logged as they come; the state they change from is said once here.
         log("relay-phone: lock state at start: " + lock.summary)
         let monitor: NotificationMonitor?
+        let inhibitorWatch: Task<Void, Never>
         do {
+            // Inhibitors that leave the bus are watched for before anyone may inhibit.
+            inhibitorWatch = try await doNotDisturb.serve(on: connection)
             // Exported before the name is ours, so the first call after acquiring it finds the object.
             try connection.export([server.interface], at: NotificationServer.path)
             monitor = try await PhoneMode.start(on: connection, bus: settings.bus, server: server, stop: stop, log: log)
@@ -133,7 +140,8 @@ struct RelayPhone: AsyncParsableCommand {
             throw error
         }
         let control = PhoneControl(
-            server: server, lock: lock, busName: connection.uniqueName, started: .now, monitor: monitor, link: link)
+            server: server, lock: lock, busName: connection.uniqueName, started: .now, monitor: monitor, link: link,
+            doNotDisturb: doNotDisturb)
         let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         // The group stops its services in the reverse of this order: the control socket first,
         // then the bus's watcher, then the link (before the bus closes below: a response it applied
@@ -180,6 +188,7 @@ struct RelayPhone: AsyncParsableCommand {
         rich.stop()
         lockWatcher.stop()
         following.cancel()
+        inhibitorWatch.cancel()
         await systemBus?.close()
         await bluetooth?.stop()
         let lost = !connection.isConnected || monitor?.lost == true

@@ -32,7 +32,8 @@ import Testing
             .status, .delivered, .invoke(id: 3, action: "default"), .reply(id: 3, text: "yes", action: nil),
             .reply(id: 3, text: "yes", action: "answer"), .dismiss(id: 3), .lockOverride(locked: true),
             .lockOverride(locked: false), .lockOverride(locked: nil), .pair, .pairConfirm(accepted: true),
-            .pairConfirm(accepted: false), .unpair, .reconnect,
+            .pairConfirm(accepted: false), .unpair, .reconnect, .doNotDisturb(.status), .doNotDisturb(.off),
+            .doNotDisturb(.on(until: nil)), .doNotDisturb(.on(until: Date(timeIntervalSince1970: 1_795_732_200))),
         ]
         for request in wearable {
             let line = try ControlJSON.encode(request.envelope)

@@ -38,7 +38,7 @@ extension PhoneCoordinator {
         // Something to run after the commit goes through the committer even with nothing to
         // store, so that it keeps its place among the others.
         guard !changes.isEmpty || seq != nil || apps != nil || then != nil || outbox != nil else { return nil }
-        return mirror.record(changes, locked: isLocked(), applying: seq, apps: apps, outbox: outbox, then: then)
+        return mirror.record(changes, locked: isLocked(), doNotDisturb: doNotDisturb(), applying: seq, apps: apps, outbox: outbox, then: then)
     }
 }
 

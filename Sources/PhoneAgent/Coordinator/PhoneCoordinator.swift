@@ -1,4 +1,5 @@
 import Foundation
+public import RelayCore
 public import RelayFreedesktop
 public import Logging
 import RelayStore
@@ -53,6 +54,8 @@ public final class PhoneCoordinator: Sendable {
     public let mirror: MirrorCoordinator?
     /// The phone's lock state, read at each change for the mirror policy.
     let isLocked: @Sendable () -> Bool
+    /// The phone's do not disturb as it stands now, read at each change for the mirror policy.
+    let doNotDisturb: @Sendable () -> DoNotDisturb?
     /// In monitor mode, how a dismissal from the wearable reaches the server that owns the
     /// notifications (`CloseNotification` there); unset while relay-phone is the server.
     public let closeAtMonitoredServer = LockedCallback<UInt32>()
@@ -64,11 +67,12 @@ public final class PhoneCoordinator: Sendable {
     public init(
         effects: Effects, mirror: MirrorCoordinator? = nil, restored: [CentreRecord] = [],
         restoredApps: AppRequests = AppRequests(), restoredLastID: UInt32 = 0,
-        isLocked: @escaping @Sendable () -> Bool = { false }
+        isLocked: @escaping @Sendable () -> Bool = { false }, doNotDisturb: @escaping @Sendable () -> DoNotDisturb? = { nil }
     ) {
         self.effects = effects
         self.mirror = mirror
         self.isLocked = isLocked
+        self.doNotDisturb = doNotDisturb
         let now = (wall: Date(), monotonic: ContinuousClock.now)
         var state = State(
             centre: NotificationCentre(

@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+public import RelayCore
 import GRDB
 public import RelayStore
 public import RelayWire
@@ -125,9 +126,10 @@ public final class MirrorCoordinator: Sendable {
     /// stored in the same transaction (`SignalOutboxTable`) for the owner to emit afterwards.
     @discardableResult
     public func record(
-        _ changes: [CentreChange], locked: Bool, applying seq: UInt64? = nil, apps: Data? = nil, outbox: OutboxBatch? = nil,
-        then: (@Sendable () -> Void)? = nil
+        _ changes: [CentreChange], locked: Bool, doNotDisturb: DoNotDisturb? = nil, applying seq: UInt64? = nil, apps: Data? = nil,
+        outbox: OutboxBatch? = nil, then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket {
+        let now = Date()
         let paired = link.isPaired
         // The attachments' sizes come from the file system: looked up before the lock.
         let changes = paired ? changes.map(withAttachments) : changes
@@ -138,7 +140,7 @@ public final class MirrorCoordinator: Sendable {
                 switch change {
                 case .posted(let item, let replaced, _):
                     paired
-                        ? mirror.posted(item, replaced: replaced, locked: locked)
+                        ? mirror.posted(item, replaced: replaced, locked: locked, doNotDisturb: doNotDisturb, at: now)
                         : PhoneMirror.Outcome(decision: "not mirrored: no wearable is paired (relayctl pair pairs one)")
                 case .removed(let centreID, let reason):
                     mirror.removed(centreID: centreID, reason: reason)

@@ -1,5 +1,5 @@
-import Foundation
-import RelayCore
+public import Foundation
+public import RelayCore
 public import RelayWire
 
 /// The mirror policy (Docs/PHONE.md, "Mirroring") as a state machine: what happens in the
@@ -98,8 +98,12 @@ public struct PhoneMirror: Sendable {
         return Outcome(changes: [change], decision: "schedule removed")
     }
 
-    /// A notification was delivered or replaced in the centre.
-    public mutating func posted(_ item: MirrorItem, replaced: Bool, locked: Bool) -> Outcome {
+    /// A notification was delivered or replaced in the centre. While the phone's do not disturb
+    /// is on (`doNotDisturb`, as it stands `now`), one that would alert arrives silently unless
+    /// it is time-sensitive or critical (Docs/POLICY.md); the wearable decides the rest.
+    public mutating func posted(
+        _ item: MirrorItem, replaced: Bool, locked: Bool, doNotDisturb: DoNotDisturb? = nil, at now: Date = Date()
+    ) -> Outcome {
         let existing = mirrored[item.centreID]
         if item.isSilent {
             guard existing != nil else { return Outcome(decision: "not mirrored: a silent notification") }
@@ -114,7 +118,17 @@ public struct PhoneMirror: Sendable {
         // the previous one in place; one the wearable fired and alerted for while apart is not.
         let occurrence = item.occurrence?.occurrence
         let newDelivery = occurrence.map { !$0.firedOnWearable } ?? (existing == nil && !replaced)
-        let mayAlert = locked && newDelivery
+        var mayAlert = locked && newDelivery
+        var heldBack: PolicyDecision?
+        if mayAlert, let doNotDisturb {
+            let decision = AlertPolicy(doNotDisturb: doNotDisturb, minimumGap: 0).decide(
+                AlertPolicy.Subject(level: item.content.interruptionLevel, app: item.appName, thread: item.content.threadIdentifier),
+                lastAlert: nil, at: now)
+            if case .doNotDisturb = decision.reason {
+                mayAlert = false
+                heldBack = decision
+            }
+        }
         var change = Relay_V1_Change()
         change.upsert = upsert
         change.upsert.mayAlert = mayAlert
@@ -122,10 +136,11 @@ public struct PhoneMirror: Sendable {
         outcome.mirrored = Mirrored(key: upsert.key, revision: upsert.revision)
         mirrored[item.centreID] = outcome.mirrored
         outcome.decision =
-            occurrence?.firedOnWearable == true ? "mirrored without alert (the wearable fired it while apart)"
+            heldBack.map { "mirrored without alert: \($0.reason)" }
+            ?? (occurrence?.firedOnWearable == true ? "mirrored without alert (the wearable fired it while apart)"
             : mayAlert ? (occurrence != nil ? "occurrence mirrored; may alert (phone locked)" : "mirrored; may alert (phone locked)")
             : existing != nil ? "updated in place (no alert)"
-            : locked ? "mirrored without alert (a replacement)" : "mirrored silently (phone unlocked)"
+            : locked ? "mirrored without alert (a replacement)" : "mirrored silently (phone unlocked)")
         return outcome
     }
 

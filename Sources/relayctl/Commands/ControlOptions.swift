@@ -12,7 +12,7 @@ struct ControlOptions: ParsableArguments {
         name: .customLong("control-socket"),
         help: ArgumentHelp(
             "The agent's control socket; default: ROLE.sock in $RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID, or /run/relay/ROLE.sock (a system service's) when only that exists.",
-            discussion: "ROLE is phone for delivered, invoke, reply, dismiss, lock, unlock, reconnect and status --phone; wearable otherwise."))
+            discussion: "ROLE is phone for delivered, invoke, reply, dismiss, lock, unlock, dnd, reconnect and status --phone; wearable otherwise."))
     var controlSocket: String?
 
     init() {}

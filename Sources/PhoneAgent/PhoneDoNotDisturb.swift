@@ -1,0 +1,66 @@
+public import Foundation
+public import RelayCore
+
+/// The phone's do not disturb from its sources, as a value: the user's (`relayctl dnd`, until a
+/// time or until turned off) and applications' inhibitions (`Inhibit` on the notification
+/// server, as KDE Plasma offers it), each held until its cookie is released or its caller leaves
+/// the bus. The phone's own notifications that would alert then arrive silently on the wearable,
+/// except time-sensitive and critical ones (Docs/POLICY.md).
+public struct PhoneDoNotDisturb: Sendable, Hashable {
+    /// One application's inhibition.
+    public struct Inhibition: Sendable, Hashable {
+        /// The cookie `Inhibit` returned.
+        public var cookie: UInt32
+        /// The application, by the desktop entry it gave (or its bus name when it gave none).
+        public var application: String
+        /// Why, as it said.
+        public var reason: String
+        /// Its unique bus name: the inhibition ends when it leaves the bus.
+        public var owner: String
+    }
+
+    /// Do not disturb turned on by hand, until a time or until turned off.
+    public private(set) var manual: DoNotDisturb?
+    /// The applications' inhibitions, oldest first.
+    public private(set) var inhibitions: [Inhibition] = []
+    private var lastCookie: UInt32 = 0
+
+    /// None on; `manual` as stored.
+    public init(manual: DoNotDisturb? = nil) {
+        self.manual = manual
+    }
+
+    /// Turns it on by hand until `until` (`nil`: until turned off), or off (`on` false).
+    public mutating func setManual(on: Bool, until: Date? = nil) {
+        manual = on ? DoNotDisturb(source: .manual, until: until) : nil
+    }
+
+    /// Adds an inhibition and returns its cookie (never 0, never one in use).
+    public mutating func inhibit(application: String, reason: String, owner: String) -> UInt32 {
+        repeat { lastCookie = lastCookie &+ 1 } while lastCookie == 0 || inhibitions.contains { $0.cookie == lastCookie }
+        inhibitions.append(Inhibition(cookie: lastCookie, application: application, reason: reason, owner: owner))
+        return lastCookie
+    }
+
+    /// Releases the inhibition `cookie`, when `owner` holds it; whether one was released.
+    @discardableResult
+    public mutating func uninhibit(cookie: UInt32, owner: String) -> Bool {
+        guard let index = inhibitions.firstIndex(where: { $0.cookie == cookie && $0.owner == owner }) else { return false }
+        inhibitions.remove(at: index)
+        return true
+    }
+
+    /// Releases every inhibition of `owner`, which left the bus; those released.
+    public mutating func ownerLeft(_ owner: String) -> [Inhibition] {
+        let leaving = inhibitions.filter { $0.owner == owner }
+        inhibitions.removeAll { $0.owner == owner }
+        return leaving
+    }
+
+    /// Do not disturb as it stands at `now`: the manual one while it lasts, else the oldest
+    /// inhibition; `nil` when off.
+    public func current(at now: Date) -> DoNotDisturb? {
+        if let manual, manual.isOn(at: now) { return manual }
+        return inhibitions.first.map { DoNotDisturb(source: .inhibitor(application: $0.application)) }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import RelayTestSupport
+import Testing
+
+/// The phone's do not disturb from its sources (Docs/POLICY.md), with real parts: an application
+/// that inhibits notifications through dbus-python, as KDE Plasma's clients do, held for as long
+/// as it stays on the bus; and `relayctl dnd`. Normal notifications then arrive silently,
+/// critical ones still alert.
+@Suite struct DoNotDisturbTests {
+    /// An application that calls `Inhibit` and stays connected until it is stopped.
+    static let inhibitor = """
+        from dbus import Dictionary
+        from dbus.bus import BusConnection
+        from sys import argv
+        from time import sleep
+        bus = BusConnection(argv[1])
+        server = bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications")
+        cookie = server.Inhibit("org.example.Presenter", "Presenting", Dictionary({}, signature="sv"),
+                                dbus_interface="org.freedesktop.Notifications")
+        print(cookie, flush=True)
+        sleep(3600)
+        """
+
+    @Test(.timeLimit(.minutes(2))) func anInhibitorSilencesAllButCriticalUntilItLeavesAndRelayctlDndDoesTheSame() async throws {
+        try await withPrivateBus { bus in
+            let rig = try await Rig.make(bus: bus)
+            do {
+                try await rig.startWearable()
+                try await rig.startPhone()
+                try await rig.pair()
+                let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+                func inhibited() async throws -> String {
+                    try await runCommand(
+                        "/usr/bin/gdbus",
+                        ["call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+                         "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.Notifications", "Inhibited"],
+                        environment: environment
+                    ).output.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                func alerts(_ title: String) async throws -> Int? {
+                    _ = try await rig.waitUntilShown(title)
+                    return try await rig.wearableNotifications().first { $0.title == title }?.alerts
+                }
+                #expect(try await inhibited() == "(<false>,)")
+
+                let presenter = try ChildProcess("/usr/bin/python3", ["-c", Self.inhibitor, bus.address])
+                var lines = presenter.lines.makeAsyncIterator()
+                let cookie = await lines.next()
+                #expect(cookie.flatMap(UInt32.init) ?? 0 > 0, "\(String(describing: cookie))")
+                #expect(try await inhibited() == "(<true>,)")
+                let status = try await rig.phoneStatus()
+                #expect(status["doNotDisturb"] as? String == "on, do not disturb (inhibited by org.example.Presenter)", "\(status)")
+
+                _ = try await runCommand("/usr/bin/notify-send", ["Newsletter", "weekly"], environment: environment)
+                _ = try await runCommand("/usr/bin/notify-send", ["-u", "critical", "Smoke alarm", "kitchen"], environment: environment)
+                #expect(try await alerts("Newsletter") == 0)
+                #expect(try await alerts("Smoke alarm") == 1)
+
+                // The presenter quits without UnInhibit: leaving the bus ends its inhibition.
+                await presenter.stop(SIGTERM)
+                try await rig.until("the inhibition ends") { try await rig.phoneStatus()["doNotDisturb"] as? String == "off" }
+                #expect(try await inhibited() == "(<false>,)")
+                _ = try await runCommand("/usr/bin/notify-send", ["After the talk", "hello"], environment: environment)
+                #expect(try await alerts("After the talk") == 1)
+
+                // By hand, for an hour.
+                let on = try await rig.ctl(["dnd", "on", "--for", "1h", "--control-socket", rig.phoneSocket])
+                #expect(on.hasPrefix("do not disturb: on, do not disturb (turned on by hand) until "), "\(on)")
+                _ = try await runCommand("/usr/bin/notify-send", ["Held", "quiet"], environment: environment)
+                #expect(try await alerts("Held") == 0)
+                #expect(try await rig.ctl(["dnd", "off", "--control-socket", rig.phoneSocket]) == "do not disturb: off")
+                _ = try await runCommand("/usr/bin/notify-send", ["Loud", "again"], environment: environment)
+                #expect(try await alerts("Loud") == 1)
+            } catch {
+                await rig.stopAll()
+                throw error
+            }
+            await rig.stopAll()
+        }
+    }
+}
