@@ -17,19 +17,23 @@ public enum FreedesktopMapping {
     public static let inlineReplyKey = "inline-reply"
 
     /// The content of a `Notify` call: the summary as title, the body as plain text,
-    /// urgency as interruption level, the sound unless suppressed or low urgency.
+    /// urgency as interruption level (low passive, normal active, critical critical) unless the
+    /// `x-relay-interruption-level` hint names one, the sound unless suppressed or low urgency.
     public static func content(of call: PostedNotification, categoryIdentifier: String = "") -> NotificationContent {
         let hints = call.hints
         let level: InterruptionLevel =
-            switch hints.urgency {
-            case .low: .passive
-            case .normal: .active
-            case .critical: .critical
-            }
+            hints.interruptionLevel
+            ?? {
+                switch hints.urgency {
+                case .low: .passive
+                case .normal: .active
+                case .critical: .critical
+                }
+            }()
         let sound: NotificationSound? =
             hints.suppressSound || hints.urgency == .low ? nil : hints.soundName.map { .named($0) } ?? .default
         var userInfo: [String: JSONValue] = ["freedesktop.app_name": .string(call.appName)]
-        if let category = hints.category { userInfo["freedesktop.category"] = .string(category) }
+        if let category = hints.category { userInfo[NotificationContent.freedesktopCategoryKey] = .string(category) }
         if let entry = hints.desktopEntry { userInfo["freedesktop.desktop_entry"] = .string(entry) }
         var attachments = call.attachments ?? []
         if call.attachments == nil, let path = hints.imagePath, !path.isEmpty {

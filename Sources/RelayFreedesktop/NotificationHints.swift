@@ -1,4 +1,5 @@
 public import Foundation
+public import RelayCore
 
 /// The hints of a `Notify` call (freedesktop notification spec 1.2, "Hints") that Relay
 /// uses, decoded (`NotificationHints(entries:)` in RelayFreedesktopDBus reads them from the bus,
@@ -63,6 +64,9 @@ public struct NotificationHints: Sendable, Hashable {
     public var resident = false
     /// `x-kde-reply-placeholder-text`: asks for an inline reply with this placeholder.
     public var replyPlaceholder: String?
+    /// `x-relay-interruption-level`: the level itself (`passive`, `active`, `time-sensitive`,
+    /// `critical`), over what the urgency says; the only way to time-sensitive from `Notify`.
+    public var interruptionLevel: InterruptionLevel?
     /// Why some hints were ignored, for the log.
     public var notes: [String] = []
 

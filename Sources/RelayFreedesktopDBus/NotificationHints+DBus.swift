@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 public import RelayDBus
 public import RelayFreedesktop
 
@@ -36,6 +37,12 @@ extension NotificationHints {
             case "transient": transient = bool(value, key)
             case "resident": resident = bool(value, key)
             case "x-kde-reply-placeholder-text": replyPlaceholder = string(value, key)
+            case "x-relay-interruption-level":
+                if let word = string(value, key), let level = InterruptionLevel(rawValue: word) {
+                    interruptionLevel = level
+                } else {
+                    notes.append("hint x-relay-interruption-level: expected passive, active, time-sensitive or critical; using the urgency")
+                }
             default: break
             }
         }

@@ -115,6 +115,8 @@ struct PhoneControl: Sendable {
             "sender": .string(notification.sender ?? ""),
             "actions": .list(notification.actions.map { .object(["key": .string($0.key), "label": .string($0.label)]) }),
             "reply": .int(notification.acceptsReply ? 1 : 0),
+            "level": .string(notification.content.interruptionLevel.rawValue),
+            "category": .string(notification.content.freedesktopCategory ?? ""),
         ]) { $1 })
     }
 }

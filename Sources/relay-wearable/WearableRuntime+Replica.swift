@@ -24,7 +24,7 @@ extension WearableRuntime {
     }
 
     /// Every notification on the screen, newest first: its id (the phone's key), app, title,
-    /// body and how many times it alerted since the agent started.
+    /// body, level, freedesktop category and how many times it alerted since the agent started.
     func notifications() -> ControlResponse {
         let entries = machine.state.notifications.map { notification -> ControlValue in
             .object([
@@ -33,6 +33,8 @@ extension WearableRuntime {
                 "title": .string(notification.content.title),
                 "body": .string(notification.content.body),
                 "alerts": .int(alertCounts[notification.identifier] ?? 0),
+                "level": .string(notification.content.interruptionLevel.rawValue),
+                "category": .string(notification.content.freedesktopCategory ?? ""),
             ])
         }
         return .success(["notifications": .list(entries)])

@@ -53,8 +53,16 @@ import Testing
 
                 _ = try await runCommand("/usr/bin/notify-send", ["Newsletter", "weekly"], environment: environment)
                 _ = try await runCommand("/usr/bin/notify-send", ["-u", "critical", "Smoke alarm", "kitchen"], environment: environment)
+                // Time-sensitive by Relay's hint (freedesktop's urgency has no such level): it breaks
+                // through, and its category hint reaches the wearable.
+                _ = try await runCommand(
+                    "/usr/bin/notify-send", ["-h", "string:x-relay-interruption-level:time-sensitive", "-c", "im.received", "Taxi", "outside"],
+                    environment: environment)
                 #expect(try await alerts("Newsletter") == 0)
                 #expect(try await alerts("Smoke alarm") == 1)
+                #expect(try await alerts("Taxi") == 1)
+                let taxi = try await rig.wearableNotifications().first { $0.title == "Taxi" }
+                #expect(taxi?.level == "time-sensitive" && taxi?.category == "im.received", "\(String(describing: taxi))")
 
                 // The presenter quits without UnInhibit: leaving the bus ends its inhibition.
                 await presenter.stop(SIGTERM)

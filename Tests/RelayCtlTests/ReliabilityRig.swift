@@ -13,6 +13,9 @@ final class Rig: Sendable {
         var title: String
         var body: String
         var alerts: Int
+        /// The interruption level and the freedesktop category hint, as the wearable holds them.
+        var level = ""
+        var category = ""
         var description: String { "\(id) \(title) alerts=\(alerts)" }
     }
 
@@ -234,7 +237,7 @@ final class Rig: Sendable {
         return entries.map { entry in
             Shown(
                 id: entry["id"] as? Int ?? 0, title: entry["title"] as? String ?? "", body: entry["body"] as? String ?? "",
-                alerts: entry["alerts"] as? Int ?? 0)
+                alerts: entry["alerts"] as? Int ?? 0, level: entry["level"] as? String ?? "", category: entry["category"] as? String ?? "")
         }
     }
 

@@ -42,6 +42,17 @@ import Testing
         #expect(FreedesktopMapping.category(of: try NotifyCall.decode(arguments: arguments(actions: ["default", "Open"]))) == nil)
     }
 
+    @Test func relaysHintNamesTheLevelOverTheUrgencyAndAWrongOneIsNoted() throws {
+        let timeSensitive = try NotifyCall.decode(arguments: arguments(
+            hints: ["urgency": .byte(0), "x-relay-interruption-level": .string("time-sensitive"), "category": .string("im.received")]))
+        let content = FreedesktopMapping.content(of: timeSensitive)
+        #expect(content.interruptionLevel == .timeSensitive)
+        #expect(content.freedesktopCategory == "im.received")
+        let wrong = try NotifyCall.decode(arguments: arguments(hints: ["urgency": .byte(2), "x-relay-interruption-level": .string("urgent")]))
+        #expect(FreedesktopMapping.content(of: wrong).interruptionLevel == .critical)
+        #expect(wrong.notes.contains("hint x-relay-interruption-level: expected passive, active, time-sensitive or critical; using the urgency"))
+    }
+
     @Test func wrongSignaturesAreInvalidArgs() {
         #expect {
             _ = try NotifyCall.decode(arguments: [.string("only one")])

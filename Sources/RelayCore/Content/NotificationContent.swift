@@ -58,6 +58,17 @@ public struct NotificationContent: Sendable, Hashable {
     }
 }
 
+extension NotificationContent {
+    /// The user info key of a freedesktop notification's `category` hint (`email.arrived`),
+    /// which also travels to the wearable.
+    public static let freedesktopCategoryKey = "freedesktop.category"
+
+    /// The freedesktop `category` hint it came with, if any.
+    public var freedesktopCategory: String? {
+        if case .string(let category)? = userInfo[Self.freedesktopCategoryKey] { category } else { nil }
+    }
+}
+
 /// How urgently a notification may interrupt (Apple's `UNNotificationInterruptionLevel`).
 public enum InterruptionLevel: String, Sendable, Hashable, Codable, CaseIterable {
     /// Added to the list without lighting the screen or playing a sound.

@@ -682,6 +682,11 @@ public nonisolated struct Relay_V1_Content: Sendable {
 
   public var summaryArgumentCount: UInt32 = 0
 
+  /// The freedesktop category hint ("email.arrived", "im.received"; at most 64 bytes; "" for
+  /// none): what kind of event it is, for the wearable's list and its user's rules. Not the
+  /// category of category_key, which is the set of buttons.
+  public var freedesktopCategory: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2115,7 +2120,7 @@ nonisolated extension Relay_V1_Occurrence: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Relay_V1_Content: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Content"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}subtitle\0\u{1}body\0\u{1}badge\0\u{1}sound\0\u{3}sound_name\0\u{3}category_key\0\u{3}thread_key\0\u{1}attachments\0\u{3}interruption_level\0\u{3}summary_argument\0\u{3}summary_argument_count\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}subtitle\0\u{1}body\0\u{1}badge\0\u{1}sound\0\u{3}sound_name\0\u{3}category_key\0\u{3}thread_key\0\u{1}attachments\0\u{3}interruption_level\0\u{3}summary_argument\0\u{3}summary_argument_count\0\u{3}freedesktop_category\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2135,6 +2140,7 @@ nonisolated extension Relay_V1_Content: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 10: try { try decoder.decodeSingularEnumField(value: &self.interruptionLevel) }()
       case 11: try { try decoder.decodeSingularStringField(value: &self.summaryArgument) }()
       case 12: try { try decoder.decodeSingularUInt32Field(value: &self.summaryArgumentCount) }()
+      case 13: try { try decoder.decodeSingularStringField(value: &self.freedesktopCategory) }()
       default: break
       }
     }
@@ -2181,6 +2187,9 @@ nonisolated extension Relay_V1_Content: SwiftProtobuf.Message, SwiftProtobuf._Me
     if self.summaryArgumentCount != 0 {
       try visitor.visitSingularUInt32Field(value: self.summaryArgumentCount, fieldNumber: 12)
     }
+    if !self.freedesktopCategory.isEmpty {
+      try visitor.visitSingularStringField(value: self.freedesktopCategory, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2197,6 +2206,7 @@ nonisolated extension Relay_V1_Content: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.interruptionLevel != rhs.interruptionLevel {return false}
     if lhs.summaryArgument != rhs.summaryArgument {return false}
     if lhs.summaryArgumentCount != rhs.summaryArgumentCount {return false}
+    if lhs.freedesktopCategory != rhs.freedesktopCategory {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

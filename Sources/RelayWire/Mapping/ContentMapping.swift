@@ -3,8 +3,8 @@ public import RelayCore
 
 extension Relay_V1_Content {
     /// The wire form of content. The phone passes the keys it assigned to the content's
-    /// category and thread (0 for none). User info stays on the phone (the wearable never
-    /// shows it and responses are matched to it there); attachments travel as references
+    /// category and thread (0 for none). User info stays on the phone (responses are matched to
+    /// it there), but for the freedesktop category hint; attachments travel as references
     /// to content hashes, which the caller computes because it owns the files.
     public init(
         _ content: NotificationContent, categoryKey: UInt32 = 0, threadKey: UInt32 = 0,
@@ -30,6 +30,7 @@ extension Relay_V1_Content {
         interruptionLevel = Relay_V1_InterruptionLevel(content.interruptionLevel)
         summaryArgument = content.summaryArgument
         summaryArgumentCount = UInt32(clamping: content.summaryArgumentCount)
+        if let category = content.freedesktopCategory { freedesktopCategory = category.truncated(toUTF8Bytes: 64) }
     }
 }
 
@@ -57,6 +58,9 @@ extension NotificationContent {
             interruptionLevel: InterruptionLevel(wire.interruptionLevel),
             summaryArgument: wire.summaryArgument,
             summaryArgumentCount: Int(wire.summaryArgumentCount))
+        if !wire.freedesktopCategory.isEmpty {
+            userInfo[NotificationContent.freedesktopCategoryKey] = .string(wire.freedesktopCategory.truncated(toUTF8Bytes: 64))
+        }
     }
 }
 
