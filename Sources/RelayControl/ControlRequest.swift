@@ -64,11 +64,13 @@ public enum WearableRequest: ControlRequest {
     /// Plays the vibration of an interruption level (the wearable checks the name), to try the
     /// motor.
     case vibrate(level: String)
+    /// The decisions about notification `id` (from `relayctl notifications`): alerted or not, and why.
+    case why(id: UInt32)
 
     /// `wearable`.
     public static let role = "wearable"
-    /// status, press, screenshot, unpair, notifications, respond, vibrate.
-    public static let commands = ["status", "press", "screenshot", "unpair", "notifications", "respond", "vibrate"]
+    /// status, press, screenshot, unpair, notifications, respond, vibrate, why.
+    public static let commands = ["status", "press", "screenshot", "unpair", "notifications", "respond", "vibrate", "why"]
 
     /// Reads an envelope.
     public init(_ envelope: ControlEnvelope) throws(ControlRequestError) {
@@ -96,6 +98,9 @@ public enum WearableRequest: ControlRequest {
                 throw .invalid(command: command, usage: "vibrate needs \"level\": one of passive, active, time-sensitive, critical")
             }
             self = .vibrate(level: level)
+        case "why":
+            guard let id = envelope.id else { throw .invalid(command: command, usage: "why needs \"id\" (from `relayctl notifications`)") }
+            self = .why(id: id)
         default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
         }
     }
@@ -116,6 +121,7 @@ public enum WearableRequest: ControlRequest {
         case .notifications: ControlEnvelope(command: "notifications")
         case .respond(let id, let action, let text): ControlEnvelope(command: "respond", id: id, action: action, text: text)
         case .vibrate(let level): ControlEnvelope(command: "vibrate", level: level)
+        case .why(let id): ControlEnvelope(command: "why", id: id)
         }
     }
 }

@@ -34,9 +34,10 @@ public enum GPIOLineError: Error, Hashable, Sendable, CustomStringConvertible {
             case ENOENT, ENODEV, ENXIO:
                 "the vibrator's GPIO chip \(path) does not exist (\(cause)): gpiodetect lists the chips (Debian's gpiod package)"
             case EACCES, EPERM:
-                "relay-wearable may not open the GPIO chip \(path) (\(cause)): install Hardware/udev/70-relay.rules, which gives "
-                    + "the chips to group relay; the packaged service also needs `systemctl edit relay-wearable`, "
-                    + "[Service] DeviceAllow=\(path) rw (Hardware/README.md, Vibration)"
+                "relay-wearable may not open the GPIO chip \(path) (\(cause)): on Raspberry Pi OS its user needs group gpio "
+                    + "(the package adds it); elsewhere install Hardware/udev/70-relay.rules, which gives the chips to group relay; "
+                    + "the packaged service also needs `systemctl edit relay-wearable`, [Service] DeviceAllow=\(path) rw "
+                    + "(Hardware/README.md, Vibration)"
             default:
                 "\(path) is not a GPIO chip relay-wearable can use (\(cause)): name one that gpiodetect lists"
             }

@@ -67,7 +67,9 @@ public final class EvdevReader {
         var sources: [Source] = []
         var seen = Set<String>()
         var missing: [String] = []
-        for locator in locators {
+        var unique: [InputDeviceLocator] = []
+        for locator in locators where !unique.contains(locator) { unique.append(locator) }
+        for locator in unique {
             let path: String
             switch locator {
             case .path(let given): path = given

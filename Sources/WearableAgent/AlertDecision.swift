@@ -37,7 +37,10 @@ struct AlertDecision {
         catchUp: Bool = false, firedHere: Bool = false
     ) {
         let delivery: String? =
-            if !upsert.mayAlert { "the phone did not ask for an alert" }
+            if !upsert.mayAlert {
+                upsert.noAlertReason.isEmpty
+                    ? "the phone did not ask for an alert" : "the phone did not ask for an alert: \(upsert.noAlertReason.truncated(toUTF8Bytes: 256))"
+            }
             else if inSnapshot { "part of a snapshot" }
             else if firedHere { "the wearable fired this occurrence itself while apart" }
             else if catchUp { "it waited while the devices were apart" }

@@ -77,10 +77,10 @@ extension Replica {
                 cursor = next
             }
             guard let latest = dates.last else { continue }
-            let alerts = AlertDecision.policy(
+            let decision = AlertDecision.policy(
                 level: InterruptionLevel(schedule.content.interruptionLevel), app: contents.appName(schedule.appKey),
-                thread: AlertDecision.thread(schedule.content.threadKey), silent: contents.settings.silent, context: context
-            ).outcome.alerts
+                thread: AlertDecision.thread(schedule.content.threadKey), silent: contents.settings.silent, context: context)
+            let alerts = decision.outcome.alerts
             // Two requests due at once buzz once: the second is within the gap of the first.
             if alerts { context.lastAlert = now }
             for date in dates {
@@ -101,7 +101,12 @@ extension Replica {
                 alerted: alerts, occurrence: occurrence)
             contents.notifications[local] = record
             contents.tombstones.removeValue(forKey: local)
-            effects += [.handled(scheduleKey: key, through: latest), .stored(record, alert: alerts)]
+            effects += [
+                .handled(scheduleKey: key, through: latest), .stored(record, alert: alerts),
+                .decided(
+                    key: local, revision: 0, app: contents.appName(schedule.appKey), alerted: alerts,
+                    reason: "fired here while apart; " + decision.reason.description, at: WireTime.seconds(now)),
+            ]
         }
         return effects
     }

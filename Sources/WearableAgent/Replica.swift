@@ -104,6 +104,10 @@ public struct Replica: Sendable {
         contents.notifications[upsert.key] = record
         contents.tombstones.removeValue(forKey: upsert.key)
         effects.append(.stored(record, alert: decision.alerts))
+        effects.append(
+            .decided(
+                key: upsert.key, revision: upsert.revision, app: contents.appName(upsert.appKey), alerted: decision.alerts,
+                reason: decision.reason, at: WireTime.seconds(context.now)))
         effects += Self.released(existing?.content.attachments, keeping: upsert.content.attachments)
         if upsert.mayAlert {
             // The phone asked for an alert: tell it whether there was one, and why not.
@@ -238,6 +242,8 @@ public enum ReplicaEffect: Sendable, Equatable {
     case firedHere(scheduleKey: UInt64, fireDate: Int64, alerted: Bool)
     /// The wearable's own firings of a request up to this date are matched by the phone's.
     case reconciled(scheduleKey: UInt64, through: Int64)
+    /// Whether a notification alerted and why, for the decision history (`relayctl why`).
+    case decided(key: UInt64, revision: UInt64, app: String, alerted: Bool, reason: String, at: Int64)
     /// Something that referred to attachments went or changed: stored files nothing refers to
     /// any more can be deleted.
     case attachmentsReleased

@@ -30,6 +30,9 @@ public enum ReplicaPersistence {
             case .firedHere(let key, let fireDate, let alerted):
                 try OccurrenceTable.record(db, schedule: String(key), fireDate: fireDate, side: .wearable(alerted: alerted))
             case .reconciled(let key, let through): try OccurrenceTable.reconcile(db, schedule: String(key), through: through)
+            case .decided(let key, let revision, let app, let alerted, let reason, let at):
+                try DecisionHistoryTable.record(
+                    db, DecisionHistoryTable.Entry(at: at, notification: String(key), revision: revision, app: app, alerted: alerted, reason: reason))
             }
         }
     }

@@ -114,3 +114,10 @@ extension ReplicaEffect {
         }
     }
 }
+
+extension WearableLink {
+    /// What the wearable decided about notification `key`, oldest first (`relayctl why`).
+    public func decisions(about key: UInt64) throws -> [DecisionHistoryTable.Entry] {
+        try database.read { db in try DecisionHistoryTable.entries(db, notification: String(key)) }
+    }
+}

@@ -111,7 +111,7 @@ public final class WearableLink: Sendable {
         var current: Int?
         var lastConnection = 0
         var peer: Relay_V1_Hello?
-        /// What the phone's clock last did to this one (its Hello), for status.
+        /// What the phone's clock last did to this one (its Hello, then each heartbeat), for status.
         var clockAdjustment: ClockAdjustment?
         /// When the wearable last alerted (the gap between vibrations counts from it).
         var lastAlert: Date?

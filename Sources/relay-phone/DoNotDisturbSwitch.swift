@@ -8,9 +8,11 @@ import Synchronization
 
 /// The phone's do not disturb in the agent (`PhoneDoNotDisturb` behind a lock) with its bus
 /// side, as KDE Plasma's notification server has it: `Inhibit(desktop_entry, reason, hints)`
-/// returns a cookie, `UnInhibit(cookie)` releases it, an inhibitor that leaves the bus releases
-/// all of its own, and the `Inhibited` property says whether any is held. `relayctl dnd` is the
-/// manual source. Read by the mirror at each change; called from bus tasks and the control thread.
+/// returns a cookie, `UnInhibit(cookie)` releases it (a cookie that is not the caller's is
+/// ignored, as an unknown one is), an inhibitor that leaves the bus releases all of its own,
+/// and the `Inhibited` property says whether do not disturb is on from any source. `relayctl
+/// dnd` is the manual source. Read by the mirror at each change; called from the bus thread, a
+/// task watching departures and the control thread.
 final class DoNotDisturbSwitch: Sendable {
     private let state: Mutex<PhoneDoNotDisturb>
     private let log: AgentLogSink
@@ -26,12 +28,26 @@ final class DoNotDisturbSwitch: Sendable {
     /// Do not disturb as it stands now, for the mirror.
     func current() -> DoNotDisturb? { state.withLock { $0.current(at: Date()) } }
 
-    /// Whether an application holds an inhibition (the `Inhibited` property).
-    var isInhibited: Bool { state.withLock { !$0.inhibitions.isEmpty } }
+    /// Whether do not disturb is on from any source (the `Inhibited` property). A manual one that
+    /// ends by its time is read as off from then on, without a change signal.
+    var isInhibited: Bool { current() != nil }
+
+    /// Changes the state and tells the bus when `Inhibited` changed. The signal is emitted with
+    /// the lock held, so two changes cannot reach the bus in the other order; emitting only
+    /// queues the message.
+    private func change<Result>(_ body: (inout PhoneDoNotDisturb) -> Result) -> Result {
+        state.withLock { state in
+            let before = state.current(at: Date()) != nil
+            let result = body(&state)
+            let after = state.current(at: Date()) != nil
+            if before != after { changed.withLock { $0 }?(after) }
+            return result
+        }
+    }
 
     /// The manual setting, after it is stored.
     func setManual(on: Bool, until: Date?) {
-        state.withLock { $0.setManual(on: on, until: until) }
+        change { $0.setManual(on: on, until: until) }
         log("relay-phone: " + (current().map { "\($0)" } ?? "do not disturb is off"))
     }
 
@@ -60,22 +76,16 @@ final class DoNotDisturbSwitch: Sendable {
                 let reason = try call.arguments.decode(1, as: String.self)
                 let owner = call.sender ?? ""
                 let application = entry.isEmpty ? owner : entry
-                let (cookie, first) = state.withLock { state in
-                    (state.inhibit(application: application, reason: reason, owner: owner), state.inhibitions.count == 1)
-                }
+                let cookie = change { $0.inhibit(application: application, reason: reason, owner: owner) }
                 log("relay-phone: do not disturb: inhibited by \(application) (\(owner)): \(reason)")
-                if first { changed.withLock { $0 }?(true) }
                 reply.succeed([.uint32(cookie)])
             },
             DBusMethod("UnInhibit", inputs: [.init("cookie", "u")]) { [self] call, reply in
                 let cookie = try call.arguments.decode(0, as: UInt32.self)
                 let owner = call.sender ?? ""
-                let (released, last) = state.withLock { state in (state.uninhibit(cookie: cookie, owner: owner), state.inhibitions.isEmpty) }
-                guard released else {
-                    throw DBusError(.invalidArgs, "no inhibition \(cookie) of \(owner) is held")
+                if change({ $0.uninhibit(cookie: cookie, owner: owner) }) {
+                    log("relay-phone: do not disturb: inhibition \(cookie) released by \(owner)")
                 }
-                log("relay-phone: do not disturb: inhibition \(cookie) released by \(owner)")
-                if last { changed.withLock { $0 }?(false) }
                 reply.succeed([])
             },
         ]
@@ -101,10 +111,9 @@ final class DoNotDisturbSwitch: Sendable {
                 guard message.arguments.count == 3, case .string(let name) = message.arguments[0],
                     case .string(let newOwner) = message.arguments[2], newOwner.isEmpty, name.hasPrefix(":")
                 else { continue }
-                let (left, none) = state.withLock { state in (state.ownerLeft(name), state.inhibitions.isEmpty) }
+                let left = change { $0.ownerLeft(name) }
                 guard !left.isEmpty else { continue }
                 log("relay-phone: do not disturb: \(left.map(\.application).joined(separator: ", ")) left the bus; its inhibition ends")
-                if none { changed.withLock { $0 }?(false) }
             }
         }
     }

@@ -132,7 +132,11 @@ final class WearableRuntime {
         } else {
             AgentLogSink.standardError("relay-wearable: keys from " + found.map { "\"\($0.name)\" (\($0.path))" }.joined(separator: ", "))
         }
-        return found.map { .path($0.path) }
+        // By name, not by node: a keypad that goes away leaves its eventN to whatever comes next,
+        // a keyboard perhaps, which the wearable must not grab.
+        var names: [String] = []
+        for device in found where !names.contains(device.name) { names.append(device.name) }
+        return names.map { .name($0) }
     }
 
     /// A character device is a real panel; anything else outside /dev is a file with the given
@@ -352,6 +356,28 @@ final class WearableRuntime {
         case .notifications: notifications()
         case .respond(let id, let action, let text): respond(id: id, action: action, text: text)
         case .vibrate(let level): vibrate(level)
+        case .why(let id): why(id)
+        }
+    }
+
+    /// Each decision about notification `id`, oldest first: when, its revision, whether it
+    /// alerted and why (Docs/POLICY.md).
+    private func why(_ id: UInt32) -> ControlResponse {
+        do {
+            let decisions = try link.decisions(about: UInt64(id))
+            guard !decisions.isEmpty else {
+                return .failure("the wearable has decided nothing about notification \(id) in the last week: relayctl notifications lists the ids")
+            }
+            return .success([
+                "decisions": .list(decisions.map { entry in
+                    .object([
+                        "at": .int(Int(entry.at)), "revision": .int(Int(entry.revision)), "app": .string(entry.app),
+                        "alerted": .int(entry.alerted ? 1 : 0), "reason": .string(entry.reason),
+                    ])
+                })
+            ])
+        } catch {
+            return .failure("could not read the decision history: \(error)")
         }
     }
 

@@ -23,21 +23,21 @@ import Testing
 
     @Test func onlyANewNotificationOnALockedPhoneMayAlert() {
         var mirror = PhoneMirror()
-        #expect(mirror.posted(item(1), replaced: false, locked: false).changes.isEmpty, "unlocked: stays on the phone")
+        #expect(mirror.posted(item(1), replaced: false, locked: false, at: delivered).changes.isEmpty, "unlocked: stays on the phone")
         #expect(mirror.mirrored[1] == nil)
-        var outcome = mirror.posted(item(2), replaced: false, locked: true)
+        var outcome = mirror.posted(item(2), replaced: false, locked: true, at: delivered)
         #expect(upserts(outcome.changes) == ["key 1 revision 1 may alert"])
-        outcome = mirror.posted(item(2, "Lunch at one?"), replaced: true, locked: true)
+        outcome = mirror.posted(item(2, "Lunch at one?"), replaced: true, locked: true, at: delivered)
         #expect(upserts(outcome.changes) == ["key 1 revision 2"], "an update in place never alerts again")
 
         var silent = PhoneMirror(settings: MirrorSettings(whenUnlocked: .silent))
-        #expect(upserts(silent.posted(item(3), replaced: false, locked: false).changes) == ["key 1 revision 1"])
+        #expect(upserts(silent.posted(item(3), replaced: false, locked: false, at: delivered).changes) == ["key 1 revision 1"])
     }
 
     @Test func aRemovalOutranksEveryUpsertAndASilentUpdateRemoves() {
         var mirror = PhoneMirror()
-        _ = mirror.posted(item(1), replaced: false, locked: true)
-        _ = mirror.posted(item(1, "again"), replaced: true, locked: true)
+        _ = mirror.posted(item(1), replaced: false, locked: true, at: delivered)
+        _ = mirror.posted(item(1, "again"), replaced: true, locked: true, at: delivered)
         let removal = mirror.removed(centreID: 1, reason: .dismissedOnPhone)
         guard case .remove(let remove)? = removal.changes.first?.kind else {
             Issue.record("no remove: \(removal.changes)")
@@ -46,8 +46,8 @@ import Testing
         #expect(remove.key == 1 && remove.revision == 3 && remove.reason == .dismissedOnPhone)
         #expect(mirror.removed(centreID: 1, reason: .withdrawn).changes.isEmpty, "removed once")
 
-        _ = mirror.posted(item(2), replaced: false, locked: true)
-        let emptied = mirror.posted(item(2, ""), replaced: true, locked: true)
+        _ = mirror.posted(item(2), replaced: false, locked: true, at: delivered)
+        let emptied = mirror.posted(item(2, ""), replaced: true, locked: true, at: delivered)
         #expect(emptied.changes.count == 1 && emptied.changes.first?.remove.reason == .withdrawn)
     }
 
@@ -55,15 +55,15 @@ import Testing
     /// snapshot resends the same revision, so a snapshot keeps revisions as they are.
     @Test func aSnapshotResendsEachNotificationWithItsRevisionAndNeverAlerts() {
         var mirror = PhoneMirror()
-        _ = mirror.posted(item(1), replaced: false, locked: true)
-        _ = mirror.posted(item(2), replaced: false, locked: true)
-        _ = mirror.posted(item(2, "updated"), replaced: true, locked: true)
+        _ = mirror.posted(item(1), replaced: false, locked: true, at: delivered)
+        _ = mirror.posted(item(2), replaced: false, locked: true, at: delivered)
+        _ = mirror.posted(item(2, "updated"), replaced: true, locked: true, at: delivered)
         for epoch in [2, 3] as [UInt64] {
             let snapshot = mirror.snapshot([item(1), item(2, "updated"), item(9)], epoch: epoch)
             #expect(upserts(snapshot.changes) == ["key 1 revision 1", "key 2 revision 2"], "epoch \(epoch)")
             #expect(snapshot.changes.first?.snapshotBegin.epoch == epoch && snapshot.changes.last?.snapshotEnd.epoch == epoch)
         }
         // A later change still counts on from there.
-        #expect(upserts(mirror.posted(item(2, "again"), replaced: true, locked: true).changes) == ["key 2 revision 3"])
+        #expect(upserts(mirror.posted(item(2, "again"), replaced: true, locked: true, at: delivered).changes) == ["key 2 revision 3"])
     }
 }

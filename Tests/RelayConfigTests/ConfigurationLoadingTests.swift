@@ -133,6 +133,8 @@ import Testing
             ("[quiet_hours]\nstart = \"24:00\"\nend = \"07:00\"\n", "quiet_hours.start"),
             ("[quiet_hours]\nstart = \"7:00\"\nend = \"08:00\"\n", "quiet_hours.start"),
             ("[quiet_hours]\nweekdays = [\"monday\"]\n", "quiet_hours.weekdays"),
+            ("[quiet_hours]\nstart = \"22:00\"\nend = \"07:00\"\nweekdays = []\n", "quiet_hours.weekdays is empty"),
+            ("[quiet_hours]\nstart = \"+1:00\"\nend = \"07:00\"\n", "quiet_hours.start"),
             ("[haptics]\nminimum_gap_seconds = 61\n", "haptics.minimum_gap_seconds"),
         ]
         for (text, expected) in problems {

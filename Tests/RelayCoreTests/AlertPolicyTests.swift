@@ -86,5 +86,7 @@ import Testing
         let sundays = QuietHours(start: 0, end: 0, weekdays: [1], timeZone: Self.zone)
         #expect(!sundays.contains(Self.thursdayNight))
         #expect(sundays.contains(Self.thursdayNight + 72 * Self.hour))  // Sunday 23:30
+        // A whole day ends at the next midnight, Monday 00:00 in Berlin.
+        #expect(sundays.end(after: Self.thursdayNight + 72 * Self.hour) == Self.thursdayNight + 72.5 * Self.hour)
     }
 }

@@ -63,6 +63,14 @@ import Testing
                 #expect(try await alerts("Taxi") == 1)
                 let taxi = try await rig.wearableNotifications().first { $0.title == "Taxi" }
                 #expect(taxi?.level == "time-sensitive" && taxi?.category == "im.received", "\(String(describing: taxi))")
+                // Each decision, and why, as the wearable recorded it.
+                func why(_ title: String) async throws -> String {
+                    let id = try await rig.wearableNotifications().first { $0.title == title }?.id ?? 0
+                    return try await rig.ctl(["why", String(id), "--control-socket", rig.wearableSocket])
+                }
+                let newsletter = try await why("Newsletter")
+                #expect(newsletter.hasSuffix("silent: the phone did not ask for an alert: do not disturb (inhibited by org.example.Presenter)"), "\(newsletter)")
+                #expect(try await why("Smoke alarm").hasSuffix("alerted: critical: always alerts"))
 
                 // The presenter quits without UnInhibit: leaving the bus ends its inhibition.
                 await presenter.stop(SIGTERM)

@@ -102,7 +102,7 @@ public struct PhoneMirror: Sendable {
     /// is on (`doNotDisturb`, as it stands `now`), one that would alert arrives silently unless
     /// it is time-sensitive or critical (Docs/POLICY.md); the wearable decides the rest.
     public mutating func posted(
-        _ item: MirrorItem, replaced: Bool, locked: Bool, doNotDisturb: DoNotDisturb? = nil, at now: Date = Date()
+        _ item: MirrorItem, replaced: Bool, locked: Bool, doNotDisturb: DoNotDisturb? = nil, at now: Date
     ) -> Outcome {
         let existing = mirrored[item.centreID]
         if item.isSilent {
@@ -132,6 +132,11 @@ public struct PhoneMirror: Sendable {
         var change = Relay_V1_Change()
         change.upsert = upsert
         change.upsert.mayAlert = mayAlert
+        if let heldBack {
+            change.upsert.noAlertReason = heldBack.reason.description.truncated(toUTF8Bytes: 256)
+        } else if !locked, newDelivery {
+            change.upsert.noAlertReason = "the phone was unlocked"
+        }
         outcome.changes.append(change)
         outcome.mirrored = Mirrored(key: upsert.key, revision: upsert.revision)
         mirrored[item.centreID] = outcome.mirrored

@@ -232,7 +232,8 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         /// `quiet_hours.end`.
         public static let quietEnd: ConfigKey<String> = .string(
             "quiet_hours.end", .timeOfDay,
-            "When they end (\"07:00\"; before the start: the next morning). Set with quiet_hours.start, or both empty.")
+            "When they end (\"07:00\"; before the start: the next morning; equal to the start: the whole of each day "
+                + "listed). Set with quiet_hours.start, or both empty.")
         /// `quiet_hours.weekdays`.
         public static let quietWeekdays: ConfigKey<[String]> = .weekdays(
             "quiet_hours.weekdays", default: ConfigRule.weekdayNames,
@@ -277,10 +278,13 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
 
     /// Quiet hours have a start and an end, or neither.
     static let quietHoursCheck = ConfigCheck(
-        paths: [Keys.quietStart.path, Keys.quietEnd.path],
-        summary: "`quiet_hours.start` and `quiet_hours.end` are both set or both empty"
+        paths: [Keys.quietStart.path, Keys.quietEnd.path, Keys.quietWeekdays.path],
+        summary: "`quiet_hours.start` and `quiet_hours.end` are both set or both empty, and set ones have a weekday"
     ) { values in
         let (start, end) = (values[Keys.quietStart], values[Keys.quietEnd])
+        if !start.isEmpty, values[Keys.quietWeekdays].isEmpty {
+            return "quiet_hours.weekdays is empty, so the quiet hours from \(start) never begin; list the days (\"mon\", …) or leave the key out"
+        }
         guard start.isEmpty != end.isEmpty else { return nil }
         return start.isEmpty
             ? "quiet_hours.end = \"\(end)\" needs quiet_hours.start too"
@@ -290,7 +294,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     /// A GPIO chip as the vibrator needs its line, and a line needs its chip.
     static let vibratorLineCheck = ConfigCheck(
         paths: [Keys.vibratorLine.path, Keys.vibrator.path],
-        summary: "`haptics.vibrator_line` is set exactly when `haptics.vibrator` is a GPIO chip (/dev/gpiochipN)"
+        summary: "`haptics.vibrator_line` is set when `haptics.vibrator` names a GPIO chip (/dev/gpiochipN), and only with a vibrator"
     ) { values in
         let vibrator = values[Keys.vibrator]
         let line = values[Keys.vibratorLine]

@@ -156,7 +156,7 @@ public enum ConfigRule: Sendable, Hashable {
     /// `HH:MM` as minutes after midnight, or `nil` when it is not a time of day.
     public static func minutes(ofTimeOfDay text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { ("0"..."9").contains($0) } }),
             let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute)
         else { return nil }
         return hour * 60 + minute

@@ -77,7 +77,7 @@ public enum FilterAction: String, Sendable, Hashable, CaseIterable {
     case drop
     /// Shown in the list without alerting.
     case silent
-    /// Alerts even through do not disturb, a mute or the gap (as a time-sensitive one would).
+    /// Alerts even through do not disturb, a mute or the gap, as a critical one would.
     case alwaysAlert = "always-alert"
 }
 

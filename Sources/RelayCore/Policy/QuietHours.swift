@@ -38,11 +38,12 @@ public struct QuietHours: Sendable, Hashable {
         return (now >= start && weekdays.contains(weekday)) || (now < end && weekdays.contains(yesterday))
     }
 
-    /// When the period `date` falls in ends (the next time the clock shows `end`), for a
-    /// decision to say until when; `nil` when `date` is in none.
+    /// When the period `date` falls in ends (the next time the clock shows `end`; for a whole
+    /// day, the next midnight), for a decision to say until when; `nil` when `date` is in none.
     public func end(after date: Date) -> Date? {
         guard contains(date) else { return nil }
+        let minutes = start == end ? 0 : end
         return calendar.nextDate(
-            after: date, matching: DateComponents(hour: end / 60, minute: end % 60, second: 0), matchingPolicy: .nextTime)
+            after: date, matching: DateComponents(hour: minutes / 60, minute: minutes % 60, second: 0), matchingPolicy: .nextTime)
     }
 }

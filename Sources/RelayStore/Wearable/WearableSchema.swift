@@ -46,6 +46,9 @@ public enum WearableSchema {
         migrator.registerMigration("v5 answered") { db in
             try db.execute(sql: "ALTER TABLE replica_notification ADD COLUMN answered INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v6 decision history") { db in
+            try DecisionHistoryTable.create(db)
+        }
         return migrator
     }
 
@@ -250,7 +253,7 @@ public enum WearableSchema {
     public static func forgetAll(_ db: Database) throws {
         for table in [
             "replica_notification", "replica_tombstone", "replica_app", "replica_category", "replica_settings", "replica_schedule",
-            "local_firing", "local_firing_floor", "occurrence",
+            "local_firing", "local_firing_floor", "occurrence", "decision_history",
         ] {
             try db.execute(sql: "DELETE FROM \(table)")
         }

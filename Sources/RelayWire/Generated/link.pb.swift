@@ -618,6 +618,13 @@ public nonisolated struct Relay_V1_Upsert: @unchecked Sendable {
   /// Clears the value of `occurrence`. Subsequent reads from it will return its default value.
   public mutating func clearOccurrence() {_uniqueStorage()._occurrence = nil}
 
+  /// Without may_alert: why the phone asked for no alert, in words for the wearable's decision
+  /// history ("the phone is unlocked", "do not disturb (inhibited by …)"); at most 256 bytes.
+  public var noAlertReason: String {
+    get {_storage._noAlertReason}
+    set {_uniqueStorage()._noAlertReason = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1973,7 +1980,7 @@ nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
 nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Upsert"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{1}content\0\u{3}may_alert\0\u{3}delivered_at\0\u{1}occurrence\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{1}content\0\u{3}may_alert\0\u{3}delivered_at\0\u{1}occurrence\0\u{3}no_alert_reason\0")
 
   fileprivate class _StorageClass {
     var _key: UInt64 = 0
@@ -1983,6 +1990,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
     var _mayAlert: Bool = false
     var _deliveredAt: Int64 = 0
     var _occurrence: Relay_V1_Occurrence? = nil
+    var _noAlertReason: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2000,6 +2008,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
       _mayAlert = source._mayAlert
       _deliveredAt = source._deliveredAt
       _occurrence = source._occurrence
+      _noAlertReason = source._noAlertReason
     }
   }
 
@@ -2025,6 +2034,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
         case 5: try { try decoder.decodeSingularBoolField(value: &_storage._mayAlert) }()
         case 6: try { try decoder.decodeSingularInt64Field(value: &_storage._deliveredAt) }()
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._occurrence) }()
+        case 8: try { try decoder.decodeSingularStringField(value: &_storage._noAlertReason) }()
         default: break
         }
       }
@@ -2058,6 +2068,9 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
       try { if let v = _storage._occurrence {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
       } }()
+      if !_storage._noAlertReason.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._noAlertReason, fieldNumber: 8)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2074,6 +2087,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
         if _storage._mayAlert != rhs_storage._mayAlert {return false}
         if _storage._deliveredAt != rhs_storage._deliveredAt {return false}
         if _storage._occurrence != rhs_storage._occurrence {return false}
+        if _storage._noAlertReason != rhs_storage._noAlertReason {return false}
         return true
       }
       if !storagesAreEqual {return false}

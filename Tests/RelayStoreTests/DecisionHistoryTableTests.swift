@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+import RelayStore
+import Testing
+
+/// The decision history keeps a week and at most `limit` rows, and answers by notification and by app.
+@Suite struct DecisionHistoryTableTests {
+    @Test func itKeepsAtMostTheLimitAndAWeekAndAnswersByNotificationAndApp() throws {
+        let folder = try RelayDatabaseTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let database = try RelayDatabase(path: folder + "/wearable.sqlite", migrations: WearableSchema.migrations)
+        let start: Int64 = 1_795_732_200
+        let limit = DecisionHistoryTable.limit
+        try database.write { db in
+            for index in 0..<(limit + 300) {
+                try DecisionHistoryTable.record(
+                    db,
+                    DecisionHistoryTable.Entry(
+                        at: start + Int64(index), notification: String(index % 500), revision: 1, app: index % 2 == 0 ? "Mail" : "Chat",
+                        alerted: index % 3 == 0, reason: "reason \(index)"))
+            }
+        }
+        let (count, oldest) = try database.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM decision_history") ?? 0,
+             try String.fetchOne(db, sql: "SELECT reason FROM decision_history ORDER BY id LIMIT 1"))
+        }
+        #expect(count == limit)
+        #expect(oldest == "reason 300")
+        let about = try database.read { db in try DecisionHistoryTable.entries(db, notification: "42") }
+        #expect(about.map(\.reason).first == "reason 542" && about.allSatisfy { $0.notification == "42" })
+        let chat = try database.read { db in try DecisionHistoryTable.recent(db, app: "Chat", count: 3) }
+        #expect(chat.map(\.reason) == ["reason \(limit + 299)", "reason \(limit + 297)", "reason \(limit + 295)"])
+
+        // A week and more later: the age check (every 256 rows) drops everything older.
+        try database.write { db in
+            for index in 0..<256 {
+                try DecisionHistoryTable.record(
+                    db, DecisionHistoryTable.Entry(at: start + 8 * 86_400, notification: "late \(index)", revision: 1, app: "Mail", alerted: false, reason: "late"))
+            }
+        }
+        let left = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM decision_history WHERE reason != 'late'") ?? -1 }
+        #expect(left == 0)
+    }
+}
