@@ -196,11 +196,26 @@ say "relayctl schedule → $("$relayctl" schedule --app-id org.example.Calendar 
 await schedules 1
 say "wearable: $(field schedules) scheduled request(s), next local fire $(field nextLocalFire)"
 
+step "Do not disturb on the phone: an ordinary notification arrives silently, a critical one still alerts, and the wearable says why"
+say "relayctl dnd on --for 1h → $(phone dnd on --for 1h)"
+before=$(field alerts)
+notify-send "Weekly newsletter" "Ten links you missed"
+for _ in $(seq 100); do wearable notifications | grep -q "Weekly newsletter" && break; sleep 0.1; done
+newsletter=$(wearable notifications --json | python3 -c 'import json, sys; print(next(n["id"] for n in json.load(sys.stdin)["notifications"] if n["title"] == "Weekly newsletter"))')
+say "wearable: $(field alerts) alert(s), as before ($before): relayctl why $newsletter →"
+wearable why "$newsletter" | sed 's/^/     /'
+notify-send -u critical "Smoke alarm" "Kitchen"
+await showing "Smoke alarm"
+say "notify-send -u critical Smoke alarm → wearable: $(field screen), $(field alerts) alert(s)"
+shot 11-critical-through-dnd
+say "relayctl dnd off → $(phone dnd off)"
+home
+
 step "What the phone and the wearable hold now"
 phone delivered | sed 's/^/   phone: /'
 say "wearable: $(field notifications) notification(s), $(field alerts) alert(s), link $(field link), $(field queued) queued"
 home
-shot 10-end
+shot 12-end
 
 step "Done in $((SECONDS - started)) s"
 say "Screenshots of the wearable are in demo-output/; the agents' logs are there too."

@@ -54,7 +54,8 @@ final class DoNotDisturbSwitch: Sendable {
     /// For `relayctl status --phone` and `relayctl dnd`.
     var values: [String: ControlValue] {
         let (current, inhibitions) = state.withLock { ($0.current(at: Date()), $0.inhibitions) }
-        var values: [String: ControlValue] = ["doNotDisturb": .string(current.map { "on, \($0)" } ?? "off")]
+        let on = current.map { "on (\($0.source))" + ($0.until.map { " until \($0.formatted(.iso8601))" } ?? "") }
+        var values: [String: ControlValue] = ["doNotDisturb": .string(on ?? "off")]
         if !inhibitions.isEmpty {
             values["inhibitors"] = .list(inhibitions.map { .string("\($0.application) (\($0.owner)): \($0.reason)") })
         }
