@@ -66,11 +66,13 @@ public enum WearableRequest: ControlRequest {
     case vibrate(level: String)
     /// The decisions about notification `id` (from `relayctl notifications`): alerted or not, and why.
     case why(id: UInt32)
+    /// The latest decisions, of the app named `app` when given, newest first.
+    case history(app: String?)
 
     /// `wearable`.
     public static let role = "wearable"
-    /// status, press, screenshot, unpair, notifications, respond, vibrate, why.
-    public static let commands = ["status", "press", "screenshot", "unpair", "notifications", "respond", "vibrate", "why"]
+    /// status, press, screenshot, unpair, notifications, respond, vibrate, why, history.
+    public static let commands = ["status", "press", "screenshot", "unpair", "notifications", "respond", "vibrate", "why", "history"]
 
     /// Reads an envelope.
     public init(_ envelope: ControlEnvelope) throws(ControlRequestError) {
@@ -101,6 +103,7 @@ public enum WearableRequest: ControlRequest {
         case "why":
             guard let id = envelope.id else { throw .invalid(command: command, usage: "why needs \"id\" (from `relayctl notifications`)") }
             self = .why(id: id)
+        case "history": self = .history(app: envelope.text)
         default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
         }
     }
@@ -122,6 +125,7 @@ public enum WearableRequest: ControlRequest {
         case .respond(let id, let action, let text): ControlEnvelope(command: "respond", id: id, action: action, text: text)
         case .vibrate(let level): ControlEnvelope(command: "vibrate", level: level)
         case .why(let id): ControlEnvelope(command: "why", id: id)
+        case .history(let app): ControlEnvelope(command: "history", text: app)
         }
     }
 }

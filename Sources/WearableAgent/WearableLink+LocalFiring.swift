@@ -120,4 +120,9 @@ extension WearableLink {
     public func decisions(about key: UInt64) throws -> [DecisionHistoryTable.Entry] {
         try database.read { db in try DecisionHistoryTable.entries(db, notification: String(key)) }
     }
+
+    /// The latest `count` decisions, of `app` when given, newest first (`relayctl history`).
+    public func recentDecisions(app: String?, count: Int = 50) throws -> [DecisionHistoryTable.Entry] {
+        try database.read { db in try DecisionHistoryTable.recent(db, app: app, count: count) }
+    }
 }

@@ -357,7 +357,24 @@ final class WearableRuntime {
         case .respond(let id, let action, let text): respond(id: id, action: action, text: text)
         case .vibrate(let level): vibrate(level)
         case .why(let id): why(id)
+        case .history(let app): history(app: app)
         }
+    }
+
+    /// The latest 50 decisions, of `app` when given, newest first.
+    private func history(app: String?) -> ControlResponse {
+        do {
+            return .success(["decisions": .list(try link.recentDecisions(app: app).map(Self.value))])
+        } catch {
+            return .failure("could not read the decision history: \(error)")
+        }
+    }
+
+    private static func value(_ entry: DecisionHistoryTable.Entry) -> ControlValue {
+        .object([
+            "at": .int(Int(entry.at)), "notification": .string(entry.notification), "revision": .int(Int(entry.revision)),
+            "app": .string(entry.app), "alerted": .int(entry.alerted ? 1 : 0), "reason": .string(entry.reason),
+        ])
     }
 
     /// Each decision about notification `id`, oldest first: when, its revision, whether it
@@ -368,14 +385,7 @@ final class WearableRuntime {
             guard !decisions.isEmpty else {
                 return .failure("the wearable has decided nothing about notification \(id) in the last week: relayctl notifications lists the ids")
             }
-            return .success([
-                "decisions": .list(decisions.map { entry in
-                    .object([
-                        "at": .int(Int(entry.at)), "revision": .int(Int(entry.revision)), "app": .string(entry.app),
-                        "alerted": .int(entry.alerted ? 1 : 0), "reason": .string(entry.reason),
-                    ])
-                })
-            ])
+            return .success(["decisions": .list(decisions.map(Self.value))])
         } catch {
             return .failure("could not read the decision history: \(error)")
         }

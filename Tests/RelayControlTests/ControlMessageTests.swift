@@ -26,7 +26,7 @@ import Testing
         let wearable: [WearableRequest] = [
             .status, .press(key: "up"), .screenshot(path: "/tmp/x.png"), .unpair, .notifications,
             .respond(id: 7, action: "dismiss", text: nil), .respond(id: 7, action: "reply", text: "on my way"),
-            .why(id: 7), .vibrate(level: "critical"),
+            .why(id: 7), .history(app: nil), .history(app: "Mail"), .vibrate(level: "critical"),
         ]
         let phone: [PhoneRequest] = [
             .status, .delivered, .invoke(id: 3, action: "default"), .reply(id: 3, text: "yes", action: nil),
@@ -60,6 +60,6 @@ import Testing
 
     @Test func aCommandOfTheOtherAgentIsUnknownAndTheKnownOnesAreListed() {
         let error = #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "delivered")) }
-        #expect(error?.description == "unknown command 'delivered'; relay-wearable knows: status, press, screenshot, unpair, notifications, respond, vibrate, why")
+        #expect(error?.description == "unknown command 'delivered'; relay-wearable knows: status, press, screenshot, unpair, notifications, respond, vibrate, why, history")
     }
 }

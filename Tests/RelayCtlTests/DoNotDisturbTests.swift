@@ -71,6 +71,10 @@ import Testing
                 let newsletter = try await why("Newsletter")
                 #expect(newsletter.hasSuffix("silent: the phone did not ask for an alert: do not disturb (inhibited by org.example.Presenter)"), "\(newsletter)")
                 #expect(try await why("Smoke alarm").hasSuffix("alerted: critical: always alerts"))
+                let history = try await rig.ctl(["history", "--app", "notify-send", "--control-socket", rig.wearableSocket]).split(separator: "\n")
+                // Newest first: the taxi (time-sensitive; the wearable's own state has no do not disturb), the alarm, the newsletter.
+                #expect(history.count == 3 && history.first?.hasSuffix("alerted: nothing holds it back") == true, "\(history)")
+                #expect(history.contains { $0.hasSuffix("notify-send  alerted: critical: always alerts") }, "\(history)")
 
                 // The presenter quits without UnInhibit: leaving the bus ends its inhibition.
                 await presenter.stop(SIGTERM)

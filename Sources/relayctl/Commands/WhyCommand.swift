@@ -21,9 +21,34 @@ struct WhyCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        let response = try control.send(WearableRequest.why(id: id), json: json)
+        try Decisions.print(control.send(WearableRequest.why(id: id), json: json), json: json)
+    }
+}
+
+/// `relayctl history [--app A]`: the wearable's latest decisions.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List the wearable's latest 50 decisions (alerted or silent, and why), newest first.")
+
+    @Option(help: "Only this app's (its name as `relayctl notifications` shows it).")
+    var app: String?
+
+    @Flag(help: "Print the agent's JSON response as it came.")
+    var json = false
+
+    @OptionGroup var control: ControlOptions
+
+    func run() throws {
+        try Decisions.print(control.send(WearableRequest.history(app: app), json: json), json: json)
+    }
+}
+
+/// One line per decision, as `why` and `history` print them.
+enum Decisions {
+    static func print(_ response: ControlResponse, json: Bool) throws {
         if json {
-            print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
+            Swift.print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
             return
         }
         guard case .list(let decisions)? = response.values["decisions"] else { return }
@@ -31,7 +56,8 @@ struct WhyCommand: ParsableCommand {
             func text(_ key: String) -> String { decision[key].map { "\($0)" } ?? "" }
             let at = TimeInterval(text("at")).map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "?"
             let alerted = text("alerted") == "1" ? "alerted" : "silent"
-            print("\(at)  revision \(text("revision"))  \(text("app"))  \(alerted): \(text("reason"))")
+            let notification = decision["notification"] == nil ? "" : "#\(text("notification"))  "
+            Swift.print("\(at)  \(notification)revision \(text("revision"))  \(text("app"))  \(alerted): \(text("reason"))")
         }
     }
 }
