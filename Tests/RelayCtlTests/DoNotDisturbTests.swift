@@ -22,80 +22,70 @@ import Testing
         """
 
     @Test(.timeLimit(.minutes(2))) func anInhibitorSilencesAllButCriticalUntilItLeavesAndRelayctlDndDoesTheSame() async throws {
-        try await withPrivateBus { bus in
-            let rig = try await Rig.make(bus: bus)
-            do {
-                try await rig.startWearable()
-                try await rig.startPhone()
-                try await rig.pair()
-                let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
-                func inhibited() async throws -> String {
-                    try await runCommand(
-                        "/usr/bin/gdbus",
-                        ["call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
-                         "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.Notifications", "Inhibited"],
-                        environment: environment
-                    ).output.trimmingCharacters(in: .whitespacesAndNewlines)
-                }
-                func alerts(_ title: String) async throws -> Int? {
-                    _ = try await rig.waitUntilShown(title)
-                    return try await rig.wearableNotifications().first { $0.title == title }?.alerts
-                }
-                #expect(try await inhibited() == "(<false>,)")
-
-                let presenter = try ChildProcess("/usr/bin/python3", ["-c", Self.inhibitor, bus.address])
-                var lines = presenter.lines.makeAsyncIterator()
-                let cookie = await lines.next()
-                #expect(cookie.flatMap(UInt32.init) ?? 0 > 0, "\(String(describing: cookie))")
-                #expect(try await inhibited() == "(<true>,)")
-                let status = try await rig.phoneStatus()
-                #expect(status["doNotDisturb"] as? String == "on (inhibited by org.example.Presenter)", "\(status)")
-
-                _ = try await runCommand("/usr/bin/notify-send", ["Newsletter", "weekly"], environment: environment)
-                _ = try await runCommand("/usr/bin/notify-send", ["-u", "critical", "Smoke alarm", "kitchen"], environment: environment)
-                // Time-sensitive by Relay's hint (freedesktop's urgency has no such level): it breaks
-                // through, and its category hint reaches the wearable.
-                _ = try await runCommand(
-                    "/usr/bin/notify-send", ["-h", "string:x-relay-interruption-level:time-sensitive", "-c", "im.received", "Taxi", "outside"],
-                    environment: environment)
-                #expect(try await alerts("Newsletter") == 0)
-                #expect(try await alerts("Smoke alarm") == 1)
-                #expect(try await alerts("Taxi") == 1)
-                let taxi = try await rig.wearableNotifications().first { $0.title == "Taxi" }
-                #expect(taxi?.level == "time-sensitive" && taxi?.category == "im.received", "\(String(describing: taxi))")
-                // Each decision, and why, as the wearable recorded it.
-                func why(_ title: String) async throws -> String {
-                    let id = try await rig.wearableNotifications().first { $0.title == title }?.id ?? 0
-                    return try await rig.ctl(["why", String(id), "--control-socket", rig.wearableSocket])
-                }
-                let newsletter = try await why("Newsletter")
-                #expect(newsletter.hasSuffix("silent: the phone did not ask for an alert: do not disturb (inhibited by org.example.Presenter)"), "\(newsletter)")
-                #expect(try await why("Smoke alarm").hasSuffix("alerted: critical: always alerts"))
-                let history = try await rig.ctl(["history", "--app", "notify-send", "--control-socket", rig.wearableSocket]).split(separator: "\n")
-                // Newest first: the taxi (time-sensitive; the wearable's own state has no do not disturb), the alarm, the newsletter.
-                #expect(history.count == 3 && history.first?.hasSuffix("alerted: nothing holds it back") == true, "\(history)")
-                #expect(history.contains { $0.hasSuffix("notify-send  alerted: critical: always alerts") }, "\(history)")
-
-                // The presenter quits without UnInhibit: leaving the bus ends its inhibition.
-                await presenter.stop(SIGTERM)
-                try await rig.until("the inhibition ends") { try await rig.phoneStatus()["doNotDisturb"] as? String == "off" }
-                #expect(try await inhibited() == "(<false>,)")
-                _ = try await runCommand("/usr/bin/notify-send", ["After the talk", "hello"], environment: environment)
-                #expect(try await alerts("After the talk") == 1)
-
-                // By hand, for an hour.
-                let on = try await rig.ctl(["dnd", "on", "--for", "1h", "--control-socket", rig.phoneSocket])
-                #expect(on.hasPrefix("do not disturb: on (turned on by hand) until "), "\(on)")
-                _ = try await runCommand("/usr/bin/notify-send", ["Held", "quiet"], environment: environment)
-                #expect(try await alerts("Held") == 0)
-                #expect(try await rig.ctl(["dnd", "off", "--control-socket", rig.phoneSocket]) == "do not disturb: off")
-                _ = try await runCommand("/usr/bin/notify-send", ["Loud", "again"], environment: environment)
-                #expect(try await alerts("Loud") == 1)
-            } catch {
-                await rig.stopAll()
-                throw error
+        try await Rig.withPairedAgents { rig, bus in
+            let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+            func inhibited() async throws -> String {
+                try await runCommand(
+                    "/usr/bin/gdbus",
+                    ["call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+                     "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.Notifications", "Inhibited"],
+                    environment: environment
+                ).output.trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            await rig.stopAll()
+            func alerts(_ title: String) async throws -> Int? {
+                _ = try await rig.waitUntilShown(title)
+                return try await rig.wearableNotifications().first { $0.title == title }?.alerts
+            }
+            #expect(try await inhibited() == "(<false>,)")
+
+            let presenter = try ChildProcess("/usr/bin/python3", ["-c", Self.inhibitor, bus.address])
+            var lines = presenter.lines.makeAsyncIterator()
+            let cookie = await lines.next()
+            #expect(cookie.flatMap(UInt32.init) ?? 0 > 0, "\(String(describing: cookie))")
+            #expect(try await inhibited() == "(<true>,)")
+            let status = try await rig.phoneStatus()
+            #expect(status["doNotDisturb"] as? String == "on (inhibited by org.example.Presenter)", "\(status)")
+
+            _ = try await runCommand("/usr/bin/notify-send", ["Newsletter", "weekly"], environment: environment)
+            _ = try await runCommand("/usr/bin/notify-send", ["-u", "critical", "Smoke alarm", "kitchen"], environment: environment)
+            // Time-sensitive by Relay's hint (freedesktop's urgency has no such level): it breaks
+            // through, and its category hint reaches the wearable.
+            _ = try await runCommand(
+                "/usr/bin/notify-send", ["-h", "string:x-relay-interruption-level:time-sensitive", "-c", "im.received", "Taxi", "outside"],
+                environment: environment)
+            #expect(try await alerts("Newsletter") == 0)
+            #expect(try await alerts("Smoke alarm") == 1)
+            #expect(try await alerts("Taxi") == 1)
+            let taxi = try await rig.wearableNotifications().first { $0.title == "Taxi" }
+            #expect(taxi?.level == "time-sensitive" && taxi?.category == "im.received", "\(String(describing: taxi))")
+            // Each decision, and why, as the wearable recorded it.
+            func why(_ title: String) async throws -> String {
+                let id = try await rig.wearableNotifications().first { $0.title == title }?.id ?? 0
+                return try await rig.ctl(["why", String(id), "--control-socket", rig.wearableSocket])
+            }
+            let newsletter = try await why("Newsletter")
+            #expect(newsletter.hasSuffix("silent: the phone did not ask for an alert: do not disturb (inhibited by org.example.Presenter)"), "\(newsletter)")
+            #expect(try await why("Smoke alarm").hasSuffix("alerted: critical: always alerts"))
+            let history = try await rig.ctl(["history", "--app", "notify-send", "--control-socket", rig.wearableSocket]).split(separator: "\n")
+            // Newest first: the taxi (time-sensitive; the wearable's own state has no do not disturb), the alarm, the newsletter.
+            #expect(history.count == 3 && history.first?.hasSuffix("alerted: nothing holds it back") == true, "\(history)")
+            #expect(history.contains { $0.hasSuffix("notify-send  alerted: critical: always alerts") }, "\(history)")
+
+            // The presenter quits without UnInhibit: leaving the bus ends its inhibition.
+            await presenter.stop(SIGTERM)
+            try await rig.until("the inhibition ends") { try await rig.phoneStatus()["doNotDisturb"] as? String == "off" }
+            #expect(try await inhibited() == "(<false>,)")
+            _ = try await runCommand("/usr/bin/notify-send", ["After the talk", "hello"], environment: environment)
+            #expect(try await alerts("After the talk") == 1)
+
+            // By hand, for an hour.
+            let on = try await rig.ctl(["dnd", "on", "--for", "1h", "--control-socket", rig.phoneSocket])
+            #expect(on.hasPrefix("do not disturb: on (turned on by hand) until "), "\(on)")
+            _ = try await runCommand("/usr/bin/notify-send", ["Held", "quiet"], environment: environment)
+            #expect(try await alerts("Held") == 0)
+            #expect(try await rig.ctl(["dnd", "off", "--control-socket", rig.phoneSocket]) == "do not disturb: off")
+            _ = try await runCommand("/usr/bin/notify-send", ["Loud", "again"], environment: environment)
+            #expect(try await alerts("Loud") == 1)
         }
     }
 }

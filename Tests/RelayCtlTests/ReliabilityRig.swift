@@ -49,6 +49,24 @@ final class Rig: Sendable {
         self.watcher = watcher
     }
 
+    /// Runs `body` with both agents started on a private bus and paired, then stops them,
+    /// also when `body` throws.
+    static func withPairedAgents(_ body: (Rig, PrivateBus) async throws -> Void) async throws {
+        try await withPrivateBus { bus in
+            let rig = try await Rig.make(bus: bus)
+            do {
+                try await rig.startWearable()
+                try await rig.startPhone()
+                try await rig.pair()
+                try await body(rig, bus)
+            } catch {
+                await rig.stopAll()
+                throw error
+            }
+            await rig.stopAll()
+        }
+    }
+
     /// A rig in a fresh directory (short, for the sockets' 108-byte limit).
     static func make(bus: PrivateBus) async throws -> Rig {
         let directory = "/tmp/relay-soak-\(UUID().uuidString.prefix(8))"
