@@ -18,7 +18,7 @@ public enum FreedesktopMapping {
 
     /// The content of a `Notify` call: the summary as title, the body as plain text,
     /// urgency as interruption level (low passive, normal active, critical critical) unless the
-    /// `x-relay-interruption-level` hint names one, the sound unless suppressed or low urgency.
+    /// `x-relay-interruption-level` hint names one, the sound unless suppressed or passive.
     public static func content(of call: PostedNotification, categoryIdentifier: String = "") -> NotificationContent {
         let hints = call.hints
         let level: InterruptionLevel =
@@ -30,8 +30,9 @@ public enum FreedesktopMapping {
                 case .critical: .critical
                 }
             }()
+        // No sound for what the level keeps quiet, whether the urgency or Relay's hint says so.
         let sound: NotificationSound? =
-            hints.suppressSound || hints.urgency == .low ? nil : hints.soundName.map { .named($0) } ?? .default
+            hints.suppressSound || level == .passive ? nil : hints.soundName.map { .named($0) } ?? .default
         var userInfo: [String: JSONValue] = ["freedesktop.app_name": .string(call.appName)]
         if let category = hints.category { userInfo[NotificationContent.freedesktopCategoryKey] = .string(category) }
         if let entry = hints.desktopEntry { userInfo["freedesktop.desktop_entry"] = .string(entry) }

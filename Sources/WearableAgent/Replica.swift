@@ -104,10 +104,15 @@ public struct Replica: Sendable {
         contents.notifications[upsert.key] = record
         contents.tombstones.removeValue(forKey: upsert.key)
         effects.append(.stored(record, alert: decision.alerts))
-        effects.append(
-            .decided(
-                key: upsert.key, revision: upsert.revision, app: contents.appName(upsert.appKey), alerted: decision.alerts,
-                reason: decision.reason, at: WireTime.seconds(context.now)))
+        // A snapshot resends what the wearable holds: only what it changes is decided anew, so
+        // a history is not pushed out by copies of what was decided before.
+        let resent = inSnapshot && existing?.revision == upsert.revision && existing?.content == upsert.content
+        if !resent {
+            effects.append(
+                .decided(
+                    key: upsert.key, revision: upsert.revision, app: contents.appName(upsert.appKey), alerted: decision.alerts,
+                    reason: decision.reason, at: WireTime.seconds(context.now)))
+        }
         effects += Self.released(existing?.content.attachments, keeping: upsert.content.attachments)
         if upsert.mayAlert {
             // The phone asked for an alert: tell it whether there was one, and why not.

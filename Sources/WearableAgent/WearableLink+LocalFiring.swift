@@ -118,11 +118,13 @@ extension ReplicaEffect {
 extension WearableLink {
     /// What the wearable decided about notification `key`, oldest first (`relayctl why`).
     public func decisions(about key: UInt64) throws -> [DecisionHistoryTable.Entry] {
-        try database.read { db in try DecisionHistoryTable.entries(db, notification: String(key)) }
+        let now = WireTime.seconds(configuration.clock.now())
+        return try database.read { db in try DecisionHistoryTable.entries(db, notification: String(key), now: now) }
     }
 
     /// The latest `count` decisions, of `app` when given, newest first (`relayctl history`).
     public func recentDecisions(app: String?, count: Int = 50) throws -> [DecisionHistoryTable.Entry] {
-        try database.read { db in try DecisionHistoryTable.recent(db, app: app, count: count) }
+        let now = WireTime.seconds(configuration.clock.now())
+        return try database.read { db in try DecisionHistoryTable.recent(db, app: app, count: count, now: now) }
     }
 }

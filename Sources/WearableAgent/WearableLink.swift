@@ -170,6 +170,9 @@ public final class WearableLink: Sendable {
         localKey = try StaticKeyPair(privateKey: keys.identity { StaticKeyPair.generate().privateKey })
         database = try RelayDatabase(path: directory.file("wearable.sqlite"), migrations: WearableSchema.migrations)
         let contents = try database.read(ReplicaPersistence.load)
+        // Decisions older than a week go even when nothing new is decided (a wearable left off).
+        let now = WireTime.seconds(configuration.clock.now())
+        try database.write { db in try DecisionHistoryTable.prune(db, now: now) }
         state = Mutex(LinkState(replica: Replica(contents: contents), partnerKey: try keys.partner()))
         self.configuration = configuration
         self.logger = logger

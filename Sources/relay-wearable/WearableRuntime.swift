@@ -136,6 +136,10 @@ final class WearableRuntime {
         // a keyboard perhaps, which the wearable must not grab.
         var names: [String] = []
         for device in found where !names.contains(device.name) { names.append(device.name) }
+        if names.count < found.count {
+            AgentLogSink.standardError.warning(
+                "relay-wearable: several key devices share a name; only the first of each name is read: name the others in inputs by path")
+        }
         return names.map { .name($0) }
     }
 

@@ -34,16 +34,25 @@ import Testing
     @Test func whileItIsOnTheMirrorAsksNoAlertButForTimeSensitiveAndCritical() {
         var mirror = PhoneMirror()
         let dnd = DoNotDisturb(source: .inhibitor(application: "org.example.Presenter"))
-        func posted(_ id: UInt32, _ level: InterruptionLevel) -> (mayAlert: Bool, decision: String) {
+        func posted(_ id: UInt32, _ level: InterruptionLevel, locked: Bool = true) -> (mayAlert: Bool, decision: String, reason: String) {
             let item = MirrorItem(
                 centreID: id, appName: "chat", content: NotificationContent(title: "N\(id)", interruptionLevel: level), category: nil,
                 deliveredAt: now)
-            let outcome = mirror.posted(item, replaced: false, locked: true, doNotDisturb: dnd, at: now)
-            guard case .upsert(let upsert)? = outcome.changes.last?.kind else { return (false, outcome.decision) }
-            return (upsert.mayAlert, outcome.decision)
+            let outcome = mirror.posted(item, replaced: false, locked: locked, doNotDisturb: dnd, at: now)
+            guard case .upsert(let upsert)? = outcome.changes.last?.kind else { return (false, outcome.decision, "") }
+            return (upsert.mayAlert, outcome.decision, upsert.noAlertReason)
         }
         let active = posted(1, .active)
         #expect(!active.mayAlert && active.decision == "mirrored without alert: do not disturb (inhibited by org.example.Presenter)")
+        // The wearable hears why, for its history.
+        #expect(active.reason == "do not disturb (inhibited by org.example.Presenter)")
+        var unlocked = PhoneMirror(settings: MirrorSettings(whenUnlocked: .silent))
+        let item = MirrorItem(centreID: 9, appName: "chat", content: NotificationContent(title: "N9"), category: nil, deliveredAt: now)
+        guard case .upsert(let upsert)? = unlocked.posted(item, replaced: false, locked: false, at: now).changes.last?.kind else {
+            Issue.record("an unlocked phone with when_unlocked = silent mirrors")
+            return
+        }
+        #expect(!upsert.mayAlert && upsert.noAlertReason == "the phone was unlocked")
         #expect(posted(2, .timeSensitive).mayAlert)
         #expect(posted(3, .critical).mayAlert)
         // Passive is the wearable's to keep silent, as without do not disturb.

@@ -88,5 +88,8 @@ import Testing
         #expect(sundays.contains(Self.thursdayNight + 72 * Self.hour))  // Sunday 23:30
         // A whole day ends at the next midnight, Monday 00:00 in Berlin.
         #expect(sundays.end(after: Self.thursdayNight + 72 * Self.hour) == Self.thursdayNight + 72.5 * Self.hour)
+        // Whole weekdays in a row: Thursday's run ends when Saturday begins.
+        let weekdays = QuietHours(start: 0, end: 0, weekdays: [2, 3, 4, 5, 6], timeZone: Self.zone)
+        #expect(weekdays.end(after: Self.thursdayNight) == Self.thursdayNight + 24.5 * Self.hour)
     }
 }

@@ -713,11 +713,12 @@ extension ProtocolDocumentVectorTests {
         }
 
         @Test func theLargestNotification() throws {
-            let content = NotificationContent(
+            var content = NotificationContent(
                 title: Self.text(ModelLimits.titleBytes), subtitle: Self.text(ModelLimits.titleBytes),
                 body: Self.text(ModelLimits.bodyBytes), badge: Int(Int32.max), sound: .named(Self.text(ModelLimits.identifierBytes)),
                 interruptionLevel: .critical, summaryArgument: Self.text(ModelLimits.titleBytes),
                 summaryArgumentCount: Int(Int32.max))
+            content.userInfo[NotificationContent.freedesktopCategoryKey] = .string(Self.text(64))
             try content.validate(as: "content")
             let attachments = (0..<ModelLimits.attachments).map { index in
                 Relay_V1_AttachmentRef.with {
@@ -732,12 +733,13 @@ extension ProtocolDocumentVectorTests {
                     $0.key = .max
                     $0.revision = .max
                     $0.appKey = .max
-                    $0.mayAlert = true
+                    $0.noAlertReason = Self.text(256)
                     $0.deliveredAt = .max
                     $0.content = Relay_V1_Content(content, categoryKey: .max, threadKey: .max, attachments: attachments)
                 }
             })
-            #expect(try framePayloadBytes(upsert) == 8370)
+            let bytes = try framePayloadBytes(upsert)
+            #expect(bytes == 8693, "\(bytes)")
         }
 
         @Test func theLargestCategory() throws {

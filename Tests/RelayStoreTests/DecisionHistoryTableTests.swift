@@ -26,17 +26,25 @@ import Testing
         }
         #expect(count == limit)
         #expect(oldest == "reason 300")
-        let about = try database.read { db in try DecisionHistoryTable.entries(db, notification: "42") }
+        let now = start + Int64(limit + 300)
+        let about = try database.read { db in try DecisionHistoryTable.entries(db, notification: "42", now: now) }
         #expect(about.map(\.reason).first == "reason 542" && about.allSatisfy { $0.notification == "42" })
-        let chat = try database.read { db in try DecisionHistoryTable.recent(db, app: "Chat", count: 3) }
+        let chat = try database.read { db in try DecisionHistoryTable.recent(db, app: "Chat", count: 3, now: now) }
+        // Read a week after the newest: nothing is that recent, whatever is still stored.
+        let weekLater = try database.read { db in try DecisionHistoryTable.recent(db, count: 3, now: now + 7 * 86_400 + 1) }
+        #expect(weekLater.isEmpty)
         #expect(chat.map(\.reason) == ["reason \(limit + 299)", "reason \(limit + 297)", "reason \(limit + 295)"])
 
-        // A week and more later: the age check (every 256 rows) drops everything older.
+        // Exactly a week after the newest: it stays, everything older goes.
         try database.write { db in
-            for index in 0..<256 {
-                try DecisionHistoryTable.record(
-                    db, DecisionHistoryTable.Entry(at: start + 8 * 86_400, notification: "late \(index)", revision: 1, app: "Mail", alerted: false, reason: "late"))
-            }
+            try DecisionHistoryTable.record(
+                db, DecisionHistoryTable.Entry(at: now - 1 + 7 * 86_400, notification: "late", revision: 1, app: "Mail", alerted: false, reason: "late"))
+        }
+        let kept = try database.read { db in try String.fetchAll(db, sql: "SELECT reason FROM decision_history WHERE reason != 'late'") }
+        #expect(kept == ["reason \(limit + 299)"])
+        try database.write { db in
+            try DecisionHistoryTable.record(
+                db, DecisionHistoryTable.Entry(at: now + 7 * 86_400, notification: "later", revision: 1, app: "Mail", alerted: false, reason: "late"))
         }
         let left = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM decision_history WHERE reason != 'late'") ?? -1 }
         #expect(left == 0)

@@ -32,10 +32,11 @@ import Testing
     private static func text(_ bytes: Int) -> String { String(repeating: "ж", count: bytes / 2) }
 
     @Test func aNotificationAtTheModelsLimitsFits() throws {
-        let content = NotificationContent(
+        var content = NotificationContent(
             title: Self.text(ModelLimits.titleBytes), subtitle: Self.text(ModelLimits.titleBytes),
             body: Self.text(ModelLimits.bodyBytes), badge: Int(Int32.max), sound: .named(Self.text(ModelLimits.identifierBytes)),
             interruptionLevel: .critical, summaryArgument: Self.text(ModelLimits.titleBytes), summaryArgumentCount: Int(Int32.max))
+        content.userInfo[NotificationContent.freedesktopCategoryKey] = .string(Self.text(64))
         try content.validate(as: "content")
         let attachments = (0..<ModelLimits.attachments).map { index in
             Relay_V1_AttachmentRef.with {
@@ -44,7 +45,7 @@ import Testing
             }
         }
         let upsert = Relay_V1_Envelope.OneOf_Body.change(.with { $0.upsert = .with {
-            $0.key = .max; $0.revision = .max; $0.appKey = .max; $0.mayAlert = true; $0.deliveredAt = .max
+            $0.key = .max; $0.revision = .max; $0.appKey = .max; $0.noAlertReason = Self.text(256); $0.deliveredAt = .max
             $0.content = Relay_V1_Content(content, categoryKey: .max, threadKey: .max, attachments: attachments)
         } })
         let bytes = try frameBytes(upsert)

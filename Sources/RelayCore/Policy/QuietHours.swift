@@ -42,8 +42,16 @@ public struct QuietHours: Sendable, Hashable {
     /// day, the next midnight), for a decision to say until when; `nil` when `date` is in none.
     public func end(after date: Date) -> Date? {
         guard contains(date) else { return nil }
-        let minutes = start == end ? 0 : end
-        return calendar.nextDate(
-            after: date, matching: DateComponents(hour: minutes / 60, minute: minutes % 60, second: 0), matchingPolicy: .nextTime)
+        guard start == end else {
+            return calendar.nextDate(after: date, matching: DateComponents(hour: end / 60, minute: end % 60, second: 0), matchingPolicy: .nextTime)
+        }
+        // Whole days: until the first midnight that starts a day not listed (at most a week on).
+        var midnight = calendar.nextDate(after: date, matching: DateComponents(hour: 0, minute: 0, second: 0), matchingPolicy: .nextTime)
+        for _ in 0..<7 {
+            guard let current = midnight, let weekday = calendar.dateComponents([.weekday], from: current).weekday, weekdays.contains(weekday)
+            else { break }
+            midnight = calendar.date(byAdding: .day, value: 1, to: current)
+        }
+        return midnight
     }
 }

@@ -40,7 +40,7 @@ public enum DecisionHistoryTable {
         try db.execute(
             sql: """
                 CREATE TABLE decision_history (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id INTEGER PRIMARY KEY,
                     at INTEGER NOT NULL,
                     notification TEXT NOT NULL,
                     revision INTEGER NOT NULL,
@@ -49,36 +49,45 @@ public enum DecisionHistoryTable {
                     reason TEXT NOT NULL
                 );
                 CREATE INDEX decision_history_notification ON decision_history (notification);
+                CREATE INDEX decision_history_at ON decision_history (at);
                 """)
     }
 
-    /// Records a decision, and drops what is beyond the limit and, every few hundred rows, what is
-    /// older than a week before it. Cheap per row (a snapshot records thousands in one
-    /// transaction): the limit goes by the row id, which counts up; the age check scans the table.
+    /// Records a decision, and drops what is beyond the limit and what is older than a week
+    /// before it. Cheap per row (a snapshot records hundreds in one transaction): cached
+    /// statements, the limit by the row id (which counts up), the age by an index.
     public static func record(_ db: Database, _ entry: Entry) throws {
-        try db.execute(
-            sql: "INSERT INTO decision_history (at, notification, revision, app, alerted, reason) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [entry.at, entry.notification, Int64(clamping: entry.revision), entry.app, entry.alerted, entry.reason])
+        try db.cachedStatement(sql: "INSERT INTO decision_history (at, notification, revision, app, alerted, reason) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [entry.at, entry.notification, Int64(clamping: entry.revision), entry.app, entry.alerted, entry.reason])
         let id = db.lastInsertedRowID
-        try db.execute(sql: "DELETE FROM decision_history WHERE id <= ?", arguments: [id - Int64(limit)])
-        if id % 256 == 0 {
-            try db.execute(sql: "DELETE FROM decision_history WHERE at < ?", arguments: [entry.at - retentionSeconds])
-        }
+        try db.cachedStatement(sql: "DELETE FROM decision_history WHERE id <= ?").execute(arguments: [id - Int64(limit)])
+        try prune(db, now: entry.at)
     }
 
-    /// The decisions about `notification`, oldest first.
-    public static func entries(_ db: Database, notification: String) throws -> [Entry] {
-        try GRDB.Row.fetchAll(db, sql: "SELECT * FROM decision_history WHERE notification = ? ORDER BY id", arguments: [notification])
-            .map(Self.entry)
+    /// Drops what is older than a week before `now` (seconds since 1970): at each record, and at
+    /// start-up for a wearable that decided nothing for a week.
+    public static func prune(_ db: Database, now: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM decision_history WHERE at < ?").execute(arguments: [now - retentionSeconds])
     }
 
-    /// The latest `count` decisions, of `app` when given, newest first.
-    public static func recent(_ db: Database, app: String? = nil, count: Int = 50) throws -> [Entry] {
+    /// The decisions about `notification` in the week before `now`, oldest first.
+    public static func entries(_ db: Database, notification: String, now: Int64) throws -> [Entry] {
+        try GRDB.Row.fetchAll(
+            db, sql: "SELECT * FROM decision_history WHERE notification = ? AND at >= ? ORDER BY id",
+            arguments: [notification, now - retentionSeconds]
+        ).map(Self.entry)
+    }
+
+    /// The latest `count` decisions in the week before `now`, of `app` when given, newest first.
+    public static func recent(_ db: Database, app: String? = nil, count: Int = 50, now: Int64) throws -> [Entry] {
         let rows =
             if let app {
-                try GRDB.Row.fetchAll(db, sql: "SELECT * FROM decision_history WHERE app = ? ORDER BY id DESC LIMIT ?", arguments: [app, count])
+                try GRDB.Row.fetchAll(
+                    db, sql: "SELECT * FROM decision_history WHERE app = ? AND at >= ? ORDER BY id DESC LIMIT ?",
+                    arguments: [app, now - retentionSeconds, count])
             } else {
-                try GRDB.Row.fetchAll(db, sql: "SELECT * FROM decision_history ORDER BY id DESC LIMIT ?", arguments: [count])
+                try GRDB.Row.fetchAll(
+                    db, sql: "SELECT * FROM decision_history WHERE at >= ? ORDER BY id DESC LIMIT ?", arguments: [now - retentionSeconds, count])
             }
         return rows.map(Self.entry)
     }

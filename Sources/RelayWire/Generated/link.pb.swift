@@ -619,7 +619,7 @@ public nonisolated struct Relay_V1_Upsert: @unchecked Sendable {
   public mutating func clearOccurrence() {_uniqueStorage()._occurrence = nil}
 
   /// Without may_alert: why the phone asked for no alert, in words for the wearable's decision
-  /// history ("the phone is unlocked", "do not disturb (inhibited by …)"); at most 256 bytes.
+  /// history ("the phone was unlocked", "do not disturb (inhibited by …)"); at most 256 bytes.
   public var noAlertReason: String {
     get {_storage._noAlertReason}
     set {_uniqueStorage()._noAlertReason = newValue}
@@ -690,7 +690,7 @@ public nonisolated struct Relay_V1_Content: Sendable {
   public var summaryArgumentCount: UInt32 = 0
 
   /// The freedesktop category hint ("email.arrived", "im.received"; at most 64 bytes; "" for
-  /// none): what kind of event it is, for the wearable's list and its user's rules. Not the
+  /// none): what kind of event it is, which the wearable's relayctl notifications shows. Not the
   /// category of category_key, which is the set of buttons.
   public var freedesktopCategory: String = String()
 
