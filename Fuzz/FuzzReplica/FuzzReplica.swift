@@ -32,7 +32,7 @@ func fuzzReplica(_ data: Data) {
         }
         if let change = try? Relay_V1_Change(serializedBytes: Data(body)) {
             let effects = replica.apply(change, catchUp: control & 2 == 2, context: AlertContext(policy: policy, now: now, lastAlert: lastAlert))
-            if effects.contains(where: { if case .stored(_, alert: true) = $0 { true } else { false } }) { lastAlert = now }
+            if effects.contains(where: \.alerts) { lastAlert = now }
         }
         if !linkUp {
             _ = replica.fireDue(context: AlertContext(policy: policy, now: now, lastAlert: lastAlert))

@@ -70,16 +70,10 @@ public final class EvdevReader {
         var unique: [InputDeviceLocator] = []
         for locator in locators where !unique.contains(locator) { unique.append(locator) }
         for locator in unique {
-            let path: String
-            switch locator {
-            case .path(let given): path = given
-            case .name(let name):
-                guard let device = system.named(name) else {
-                    missing.append(name)
-                    sources.append(Source(descriptor: -1, name: locator.description, decoder: InputEventDecoder(layout: layout), open: false, locator: locator))
-                    continue
-                }
-                path = device.path
+            guard let path = system.path(of: locator) else {
+                if case .name(let name) = locator { missing.append(name) }
+                sources.append(Source(descriptor: -1, name: locator.description, decoder: InputEventDecoder(layout: layout), open: false, locator: locator))
+                continue
             }
             guard seen.insert(Self.resolved(path)).inserted else { continue }
             do {
@@ -159,14 +153,7 @@ public final class EvdevReader {
     /// failed `open`, or one read of sysfs's names, per missing device.
     public func reopenLost() {
         for index in sources.indices where !sources[index].open {
-            let path: String
-            switch sources[index].locator {
-            case nil: continue
-            case .path(let given)?: path = given
-            case .name(let name)?:
-                guard let device = inputDevices.named(name) else { continue }
-                path = device.path
-            }
+            guard let locator = sources[index].locator, let path = inputDevices.path(of: locator) else { continue }
             // A node another source already reads (two names for one device) is not taken twice.
             guard let descriptor = try? Self.openDevice(path) else { continue }
             sources[index].descriptor = descriptor

@@ -58,6 +58,15 @@ public struct InputDevices: Sendable {
         all().first { $0.name == name }
     }
 
+    /// The node `locator` stands for now: its path, or the node of the device so named; `nil`
+    /// when no device has that name (yet).
+    public func path(of locator: InputDeviceLocator) -> String? {
+        switch locator {
+        case .path(let path): path
+        case .name(let name): named(name)?.path
+        }
+    }
+
     /// The devices that report keys of `keyMap` and are not keyboards: what a board's buttons
     /// (gpio-keys, an ADC keypad, a remote) look like.
     public func keypads(for keyMap: KeyMap) -> [InputDeviceInfo] {

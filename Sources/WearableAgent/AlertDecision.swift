@@ -74,7 +74,7 @@ struct AlertDecision {
 extension ReplicaEffect {
     /// Whether the effect is a notification stored with an alert: the gap between vibrations
     /// counts from it.
-    var alerts: Bool {
+    public var alerts: Bool {
         if case .stored(_, alert: true) = self { true } else { false }
     }
 }

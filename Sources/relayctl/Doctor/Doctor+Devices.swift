@@ -66,17 +66,13 @@ extension Doctor {
             }
         }
         for locator in named {
-            switch locator {
-            case .path(let path): inputs.append(path)
-            case .name(let name):
-                if let device = InputDevices().named(name) {
-                    inputs.append(device.path)
-                } else {
-                    findings.append(
-                        .problem(
-                            "keys", name, "no input device is named \"\(name)\" (relay-wearable waits for it)",
-                            fix: "load its driver (the overlay, Hardware/README.md), or correct input_names in \(configuration) (cat /proc/bus/input/devices)"))
-                }
+            if let path = InputDevices().path(of: locator) {
+                inputs.append(path)
+            } else if case .name(let name) = locator {
+                findings.append(
+                    .problem(
+                        "keys", name, "no input device is named \"\(name)\" (relay-wearable waits for it)",
+                        fix: "load its driver (the overlay, Hardware/README.md), or correct input_names in \(configuration) (cat /proc/bus/input/devices)"))
             }
         }
         guard !inputs.isEmpty || !findings.isEmpty else {
