@@ -211,11 +211,41 @@ shot 11-critical-through-dnd
 say "relayctl dnd off → $(phone dnd off)"
 home
 
+step "Do not disturb from the wrist: Up on the watch face opens the controls; the phone follows"
+press up
+shot 12-controls
+press select
+await doNotDisturb "on (turned on by hand)"
+for _ in $(seq 100); do phone dnd status | grep -q "turned on by hand" && break; sleep 0.1; done
+say "relayctl dnd status (the phone) → $(phone dnd status)"
+home
+shot 13-watch-face-dnd
+press up select
+await doNotDisturb off
+home
+
+step "A mute from the wrist: the long look's Mute… silences the app's next notification on both sides"
+notify-send -a CI "Build failed" "main, 3 tests"
+await showing "Build failed"
+press select select down select
+shot 14-mute-menu
+press select
+for _ in $(seq 100); do phone mutes | grep -q "^CI" && break; sleep 0.1; done
+say "relayctl mutes (the phone) → $(phone mutes)"
+home
+before=$(field alerts)
+notify-send -a CI "Build fixed" "main is green"
+for _ in $(seq 100); do wearable notifications | grep -q "Build fixed" && break; sleep 0.1; done
+fixed=$(wearable notifications --json | python3 -c 'import json, sys; print(next(n["id"] for n in json.load(sys.stdin)["notifications"] if n["title"] == "Build fixed"))')
+say "wearable: $(field alerts) alert(s), as before ($before): relayctl why $fixed →"
+wearable why "$fixed" | sed 's/^/     /'
+say "relayctl mutes remove CI → $(phone mutes remove CI)"
+
 step "What the phone and the wearable hold now"
 phone delivered | sed 's/^/   phone: /'
 say "wearable: $(field notifications) notification(s), $(field alerts) alert(s), link $(field link), $(field queued) queued"
 home
-shot 12-end
+shot 15-end
 
 step "Done in $((SECONDS - started)) s"
 say "Screenshots of the wearable are in demo-output/; the agents' logs are there too."

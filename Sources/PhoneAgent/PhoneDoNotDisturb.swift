@@ -1,8 +1,9 @@
 public import Foundation
 public import RelayCore
 
-/// The phone's do not disturb from its sources, as a value: the user's (`relayctl dnd`, until a
-/// time or until turned off) and applications' inhibitions (`Inhibit` on the notification
+/// The phone's do not disturb from its sources, as a value: the user's (`relayctl dnd` or the
+/// wearable's toggle, until a time or until turned off, shared with the wearable with the
+/// mutes in `SharedPreferences`) and applications' inhibitions (`Inhibit` on the notification
 /// server, as KDE Plasma offers it), each held until its cookie is released or its caller leaves
 /// the bus. The phone's own notifications that would alert then arrive silently on the wearable,
 /// except time-sensitive and critical ones (Docs/POLICY.md).
@@ -19,20 +20,36 @@ public struct PhoneDoNotDisturb: Sendable, Hashable {
         public var owner: String
     }
 
-    /// Do not disturb turned on by hand, until a time or until turned off.
-    public private(set) var manual: DoNotDisturb?
+    /// The wishes shared with the wearable: the manual do not disturb (`relayctl dnd`, the
+    /// wearable's toggle), the quiet hours, the mutes.
+    public private(set) var preferences: SharedPreferences
     /// The applications' inhibitions, oldest first.
     public private(set) var inhibitions: [Inhibition] = []
     private var lastCookie: UInt32 = 0
 
-    /// None on; `manual` as stored.
-    public init(manual: DoNotDisturb? = nil) {
-        self.manual = manual
+    /// No inhibitions; `preferences` as stored.
+    public init(preferences: SharedPreferences = SharedPreferences()) {
+        self.preferences = preferences
     }
 
-    /// Turns it on by hand until `until` (`nil`: until turned off), or off (`on` false).
-    public mutating func setManual(on: Bool, until: Date? = nil) {
-        manual = on ? DoNotDisturb(source: .manual, until: until) : nil
+    /// Do not disturb turned on by hand, until a time or until turned off.
+    public var manual: DoNotDisturb? { preferences.manualDoNotDisturb }
+
+    /// Turns it on by hand until `until` (`nil`: until turned off), or off (`on` false), at
+    /// `now`; returns the change, for the wearable.
+    @discardableResult
+    public mutating func setManual(on: Bool, until: Date? = nil, at now: Date = Date()) -> SharedPreferences {
+        preferences.setDoNotDisturb(on ? .on(until: until) : .off, at: now)
+    }
+
+    /// Changes the shared wishes; returns the change (empty when nothing changed), for the wearable.
+    public mutating func changePreferences(_ body: (inout SharedPreferences) -> SharedPreferences) -> SharedPreferences {
+        body(&preferences)
+    }
+
+    /// Takes the newer items of the wearable's `change`; returns those taken.
+    public mutating func merge(_ change: SharedPreferences) -> SharedPreferences {
+        preferences.merge(change)
     }
 
     /// Adds an inhibition and returns its cookie (never 0, never one in use).
@@ -62,5 +79,11 @@ public struct PhoneDoNotDisturb: Sendable, Hashable {
     public func current(at now: Date) -> DoNotDisturb? {
         if let manual, manual.isOn(at: now) { return manual }
         return inhibitions.first.map { DoNotDisturb(source: .inhibitor(application: $0.application)) }
+    }
+
+    /// What the mirror holds back an alert for at `now`: do not disturb and the mutes (the
+    /// quiet hours and the gap are the wearable's to keep).
+    public func policy(at now: Date) -> AlertPolicy {
+        AlertPolicy(doNotDisturb: current(at: now), mutes: preferences.activeMutes(at: now), minimumGap: 0)
     }
 }

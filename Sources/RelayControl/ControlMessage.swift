@@ -20,15 +20,26 @@ public struct ControlEnvelope: Codable, Hashable, Sendable {
     public var text: String?
     /// An interruption level (`vibrate`): `passive`, `active`, `time-sensitive`, `critical`.
     public var level: String?
-    /// Until when, in seconds since 1970 (`dnd` with `action` `on`; absent: until turned off).
+    /// Until when, in seconds since 1970 (`dnd` with `action` `on`, `mutes` with `action`
+    /// `add`; absent: until turned off, always).
     public var until: Double?
+    /// An app's name (`mutes`).
+    public var app: String?
+    /// A thread: its identifier on the phone, its key on the wearable (`mutes`).
+    public var thread: String?
+    /// The quiet hours to set (`quiet-hours` with `action` `set`).
+    public var quietHours: QuietHoursSpec?
 
     /// Creates an envelope.
     public init(
         command: String, path: String? = nil, key: String? = nil, id: UInt32? = nil, action: String? = nil,
-        text: String? = nil, level: String? = nil, until: Double? = nil
+        text: String? = nil, level: String? = nil, until: Double? = nil, app: String? = nil, thread: String? = nil,
+        quietHours: QuietHoursSpec? = nil
     ) {
+        self.quietHours = quietHours
         self.until = until
+        self.app = app
+        self.thread = thread
         self.command = command
         self.path = path
         self.key = key
@@ -36,6 +47,27 @@ public struct ControlEnvelope: Codable, Hashable, Sendable {
         self.action = action
         self.text = text
         self.level = level
+    }
+}
+
+/// Quiet hours as `relayctl quiet-hours set` gives them: minutes after midnight, the days a
+/// period starts on (1 Sunday … 7 Saturday), and the zone's IANA name.
+public struct QuietHoursSpec: Codable, Hashable, Sendable {
+    /// Minutes after midnight when they start.
+    public var start: Int
+    /// Minutes after midnight when they end.
+    public var end: Int
+    /// The days a period starts on, 1 Sunday … 7 Saturday.
+    public var weekdays: [Int]
+    /// The time zone ("Europe/Berlin").
+    public var timeZone: String
+
+    /// A specification.
+    public init(start: Int, end: Int, weekdays: [Int], timeZone: String) {
+        self.start = start
+        self.end = end
+        self.weekdays = weekdays
+        self.timeZone = timeZone
     }
 }
 

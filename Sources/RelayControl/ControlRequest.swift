@@ -68,11 +68,17 @@ public enum WearableRequest: ControlRequest {
     case why(id: UInt32)
     /// The latest decisions, of the app named `app` when given, newest first.
     case history(app: String?)
+    /// The manual do not disturb, shared with the phone: on (until a time), off, or how it stands.
+    case doNotDisturb(DoNotDisturbChange)
+    /// The mutes, shared with the phone: listed, added or removed.
+    case mutes(MuteChange)
 
     /// `wearable`.
     public static let role = "wearable"
-    /// status, press, screenshot, unpair, notifications, respond, vibrate, why, history.
-    public static let commands = ["status", "press", "screenshot", "unpair", "notifications", "respond", "vibrate", "why", "history"]
+    /// status, press, screenshot, unpair, notifications, respond, vibrate, why, history, dnd, mutes.
+    public static let commands = [
+        "status", "press", "screenshot", "unpair", "notifications", "respond", "vibrate", "why", "history", "dnd", "mutes",
+    ]
 
     /// Reads an envelope.
     public init(_ envelope: ControlEnvelope) throws(ControlRequestError) {
@@ -104,6 +110,8 @@ public enum WearableRequest: ControlRequest {
             guard let id = envelope.id else { throw .invalid(command: command, usage: "why needs \"id\" (from `relayctl notifications`)") }
             self = .why(id: id)
         case "history": self = .history(app: envelope.text)
+        case "dnd": self = .doNotDisturb(try DoNotDisturbChange(envelope))
+        case "mutes": self = .mutes(try MuteChange(envelope))
         default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
         }
     }
@@ -126,6 +134,8 @@ public enum WearableRequest: ControlRequest {
         case .vibrate(let level): ControlEnvelope(command: "vibrate", level: level)
         case .why(let id): ControlEnvelope(command: "why", id: id)
         case .history(let app): ControlEnvelope(command: "history", text: app)
+        case .doNotDisturb(let change): change.envelope
+        case .mutes(let change): change.envelope
         }
     }
 }
@@ -154,13 +164,18 @@ public enum PhoneRequest: ControlRequest {
     case reconnect
     /// The manual do not disturb: on (until a time), off, or how it stands.
     case doNotDisturb(DoNotDisturbChange)
+    /// The mutes, shared with the wearable: listed, added or removed.
+    case mutes(MuteChange)
+    /// The quiet hours, which the wearable keeps: shown, set or turned off.
+    case quietHours(QuietHoursChange)
 
     /// `phone`.
     public static let role = "phone"
-    /// status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair, reconnect, dnd.
+    /// status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair, reconnect, dnd, mutes,
+    /// quiet-hours.
     public static let commands = [
         "status", "delivered", "invoke", "reply", "dismiss", "lock", "unlock", "lock-auto", "pair", "pair-confirm", "unpair",
-        "reconnect", "dnd",
+        "reconnect", "dnd", "mutes", "quiet-hours",
     ]
 
     /// Reads an envelope.
@@ -194,12 +209,16 @@ public enum PhoneRequest: ControlRequest {
             }
         case "unpair": self = .unpair
         case "reconnect": self = .reconnect
-        case "dnd":
+        case "dnd": self = .doNotDisturb(try DoNotDisturbChange(envelope))
+        case "mutes": self = .mutes(try MuteChange(envelope))
+        case "quiet-hours":
             switch envelope.action {
-            case "on": self = .doNotDisturb(.on(until: envelope.until.map(Date.init(timeIntervalSince1970:))))
-            case "off": self = .doNotDisturb(.off)
-            case "status", nil: self = .doNotDisturb(.status)
-            default: throw .invalid(command: command, usage: "dnd needs \"action\": on (with \"until\", seconds since 1970, or none), off or status")
+            case "status", nil: self = .quietHours(.status)
+            case "off": self = .quietHours(.off)
+            case "set":
+                guard let spec = envelope.quietHours else { throw .invalid(command: command, usage: "quiet-hours set needs \"quietHours\"") }
+                self = .quietHours(.set(spec))
+            default: throw .invalid(command: command, usage: "quiet-hours needs \"action\": status, set (with \"quietHours\") or off")
             }
         default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
         }
@@ -220,14 +239,26 @@ public enum PhoneRequest: ControlRequest {
         case .pairConfirm(let accepted): ControlEnvelope(command: "pair-confirm", action: accepted ? "accept" : "reject")
         case .unpair: ControlEnvelope(command: "unpair")
         case .reconnect: ControlEnvelope(command: "reconnect")
-        case .doNotDisturb(.status): ControlEnvelope(command: "dnd", action: "status")
-        case .doNotDisturb(.off): ControlEnvelope(command: "dnd", action: "off")
-        case .doNotDisturb(.on(let until)): ControlEnvelope(command: "dnd", action: "on", until: until?.timeIntervalSince1970)
+        case .doNotDisturb(let change): change.envelope
+        case .mutes(let change): change.envelope
+        case .quietHours(.status): ControlEnvelope(command: "quiet-hours", action: "status")
+        case .quietHours(.off): ControlEnvelope(command: "quiet-hours", action: "off")
+        case .quietHours(.set(let spec)): ControlEnvelope(command: "quiet-hours", action: "set", quietHours: spec)
         }
     }
 }
 
-/// What `relayctl dnd` asks of the phone's manual do not disturb.
+/// What `relayctl quiet-hours` asks of the quiet hours the phone sets for the wearable.
+public enum QuietHoursChange: Sendable, Hashable {
+    /// How they stand.
+    case status
+    /// These, replacing the wearable's configured ones.
+    case set(QuietHoursSpec)
+    /// None, not even the configured ones.
+    case off
+}
+
+/// What `relayctl dnd` asks of the manual do not disturb (shared by both agents).
 public enum DoNotDisturbChange: Sendable, Hashable {
     /// How it stands, with the inhibitors.
     case status
@@ -235,4 +266,56 @@ public enum DoNotDisturbChange: Sendable, Hashable {
     case on(until: Date?)
     /// Off (inhibitions by applications stay theirs).
     case off
+
+    init(_ envelope: ControlEnvelope) throws(ControlRequestError) {
+        switch envelope.action {
+        case "on": self = .on(until: envelope.until.map(Date.init(timeIntervalSince1970:)))
+        case "off": self = .off
+        case "status", nil: self = .status
+        default: throw .invalid(command: "dnd", usage: "dnd needs \"action\": on (with \"until\", seconds since 1970, or none), off or status")
+        }
+    }
+
+    var envelope: ControlEnvelope {
+        switch self {
+        case .status: ControlEnvelope(command: "dnd", action: "status")
+        case .off: ControlEnvelope(command: "dnd", action: "off")
+        case .on(let until): ControlEnvelope(command: "dnd", action: "on", until: until?.timeIntervalSince1970)
+        }
+    }
+}
+
+/// What `relayctl mutes` asks of the mutes (shared by both agents). A thread is named by its
+/// identifier on the phone and by its key (from `relayctl notifications`) on the wearable.
+public enum MuteChange: Sendable, Hashable {
+    /// The mutes in force.
+    case list
+    /// Mutes `app` (or its `thread`) until `until` (`nil`: always).
+    case add(app: String, thread: String?, until: Date?)
+    /// Removes the mute of `app` (or of its `thread`).
+    case remove(app: String, thread: String?)
+
+    init(_ envelope: ControlEnvelope) throws(ControlRequestError) {
+        switch envelope.action {
+        case "list", nil: self = .list
+        case "add", "remove":
+            guard let app = envelope.app, !app.isEmpty else {
+                throw .invalid(command: "mutes", usage: "mutes \(envelope.action ?? "") needs \"app\": the app's name, as `relayctl mutes` or the notification shows it")
+            }
+            let thread = envelope.thread.flatMap { $0.isEmpty ? nil : $0 }
+            self = envelope.action == "add"
+                ? .add(app: app, thread: thread, until: envelope.until.map(Date.init(timeIntervalSince1970:)))
+                : .remove(app: app, thread: thread)
+        default: throw .invalid(command: "mutes", usage: "mutes needs \"action\": list, add (with \"app\", \"thread\" and \"until\" as needed) or remove")
+        }
+    }
+
+    var envelope: ControlEnvelope {
+        switch self {
+        case .list: ControlEnvelope(command: "mutes", action: "list")
+        case .add(let app, let thread, let until):
+            ControlEnvelope(command: "mutes", action: "add", until: until?.timeIntervalSince1970, app: app, thread: thread)
+        case .remove(let app, let thread): ControlEnvelope(command: "mutes", action: "remove", app: app, thread: thread)
+        }
+    }
 }

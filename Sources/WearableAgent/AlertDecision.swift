@@ -5,8 +5,12 @@ import RelayWire
 /// What the wearable's alert policy needs besides the notification: the user's wishes, the
 /// time, and when the last alert was.
 public struct AlertContext: Sendable {
-    /// Do not disturb, quiet hours, mutes, the gap (Docs/POLICY.md).
+    /// The configuration's policy: the gap, the quiet hours until the phone sets others. The
+    /// replica adds the wishes it holds (`ReplicaContents.alertPolicy`) when it decides.
     public var policy: AlertPolicy
+    /// Whether the manual do not disturb is the one shared with the phone (`do_not_disturb.shared`)
+    /// rather than the wearable's own.
+    public var sharesDoNotDisturb = true
     /// Now, by the wearable's clock (corrected by the phone's).
     public var now: Date
     /// When the wearable last alerted, if it has since it started.
@@ -17,6 +21,25 @@ public struct AlertContext: Sendable {
         self.policy = policy
         self.now = now
         self.lastAlert = lastAlert
+    }
+}
+
+extension AlertContext {
+    /// The context with the wishes `contents` holds in its policy.
+    func with(_ contents: ReplicaContents) -> AlertContext {
+        var context = self
+        context.policy = contents.alertPolicy(base: policy, sharesDoNotDisturb: sharesDoNotDisturb)
+        return context
+    }
+}
+
+extension ReplicaContents {
+    /// `base` (the configuration's policy) with the wishes held: the shared ones, and the
+    /// wearable's own do not disturb in place of the shared one when that is not shared.
+    public func alertPolicy(base: AlertPolicy, sharesDoNotDisturb: Bool) -> AlertPolicy {
+        var policy = preferences.applied(to: base, doNotDisturbShared: sharesDoNotDisturb)
+        if !sharesDoNotDisturb, let own = ownDoNotDisturb.manualDoNotDisturb { policy.doNotDisturb = own }
+        return policy
     }
 }
 
@@ -72,6 +95,11 @@ struct AlertDecision {
 }
 
 extension ReplicaEffect {
+    /// Whether the effect changes the wishes the policy adds.
+    var changesPreferences: Bool {
+        if case .preferencesChanged = self { true } else { false }
+    }
+
     /// Whether the effect is a notification stored with an alert: the gap between vibrations
     /// counts from it.
     public var alerts: Bool {

@@ -65,7 +65,7 @@ extension Replica {
     /// each is recorded and reported to the phone; the latest of each request is shown, under
     /// the wearable's own key for that request, and alerts as the alert policy decides.
     public mutating func fireDue(context: AlertContext) -> [ReplicaEffect] {
-        var context = context
+        var context = context.with(contents)
         let now = context.now
         var effects = forgetBogusFuture(at: now)
         for key in contents.schedules.keys.sorted() {

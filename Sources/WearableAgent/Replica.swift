@@ -1,3 +1,4 @@
+public import RelayCore
 public import RelayWire
 
 /// The wearable's copy of the phone's centre as a state machine: changes from the phone's
@@ -45,6 +46,10 @@ public struct Replica: Sendable {
         case .categoryRemove(let remove):
             guard contents.categories.removeValue(forKey: remove.key) != nil else { return [] }
             return [.categoryRemoved(key: remove.key)]
+        case .preferences(let preferences):
+            // Item by item, the newest change wins; an echo of the wearable's own changes nothing.
+            guard !contents.preferences.merge(preferences.preferences).isEmpty else { return [] }
+            return [.preferencesChanged(contents.preferences, shared: true)]
         case .settings(let settings):
             guard contents.settings != settings else { return [] }
             contents.settings = settings
@@ -91,7 +96,7 @@ public struct Replica: Sendable {
         let newOccurrence = upsert.hasOccurrence && existing?.occurrence != upsert.occurrence
         let decision = AlertDecision(
             upsert: upsert, app: contents.appName(upsert.appKey), isUpdate: existing != nil && !newOccurrence, inSnapshot: inSnapshot,
-            silent: contents.settings.silent, context: context, catchUp: catchUp, firedHere: firedHere)
+            silent: contents.settings.silent, context: context.with(contents), catchUp: catchUp, firedHere: firedHere)
         // Answered stays answered through a snapshot that resends the same revision and content
         // (a phone whose database was reset hands keys out again), and the phone's copy of an
         // occurrence whose own copy the user answered here is answered too: the phone has not
@@ -223,6 +228,9 @@ public enum ReplicaEffect: Sendable, Equatable {
     case categoryRemoved(key: UInt32)
     /// The phone's settings changed.
     case settingsChanged(Relay_V1_Settings)
+    /// The preferences shared with the phone (`shared`), or the wearable's own do not disturb,
+    /// changed: all of them as they now are.
+    case preferencesChanged(SharedPreferences, shared: Bool)
     /// A snapshot started: tombstones are forgotten.
     case tombstonesCleared
     /// The tombstones of these (the oldest) keys are forgotten.

@@ -1,3 +1,4 @@
+public import RelayCore
 public import RelayWire
 
 /// A notification in the wearable's replica, in the phone's wire terms.
@@ -55,6 +56,11 @@ public struct ReplicaContents: Sendable, Hashable {
     public var firing = LocalFiringState()
     /// The snapshot being received, if one began and has not ended.
     public var snapshot: SnapshotProgress?
+    /// The wishes shared with the phone: its manual do not disturb, the quiet hours, the mutes.
+    public var preferences = SharedPreferences()
+    /// The wearable's own do not disturb, when it is not shared with the phone
+    /// (`do_not_disturb.shared = false`): only its manual do not disturb is used.
+    public var ownDoNotDisturb = SharedPreferences()
 
     /// An empty replica.
     public init() {}

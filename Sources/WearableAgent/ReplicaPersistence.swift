@@ -1,5 +1,7 @@
 public import GRDB
+import RelayCore
 import RelayStore
+import RelayWire
 
 /// Maps the replica onto the wearable's database (`WearableSchema`, `SnapshotProgressTable`,
 /// `OccurrenceTable`): its effects written inside the caller's transaction, its contents read
@@ -16,6 +18,8 @@ public enum ReplicaPersistence {
             case .categoryChanged(let category): try WearableSchema.saveCategory(db, category)
             case .categoryRemoved(let key): try WearableSchema.removeCategory(db, key: key)
             case .settingsChanged(let settings): try WearableSchema.saveSettings(db, settings)
+            case .preferencesChanged(let preferences, let shared):
+                try WearableSchema.savePreferences(db, row: shared ? 1 : 2, Relay_V1_Preferences(preferences))
             case .tombstonesCleared: try WearableSchema.clearTombstones(db)
             case .tombstonesDropped(let keys): try WearableSchema.dropTombstones(db, keys: keys)
             case .snapshotBegan(let epoch): try SnapshotProgressTable.begin(db, epoch: epoch)
@@ -52,6 +56,8 @@ public enum ReplicaPersistence {
             contents.schedules[schedule.key] = schedule
         }
         contents.settings = try WearableSchema.loadSettings(db) ?? contents.settings
+        contents.preferences = try WearableSchema.loadPreferences(db, row: 1)?.preferences ?? SharedPreferences()
+        contents.ownDoNotDisturb = try WearableSchema.loadPreferences(db, row: 2)?.preferences ?? SharedPreferences()
         contents.firing.floor = try WearableSchema.loadFiringFloor(db)
         contents.firing.handledThrough = try WearableSchema.loadHandled(db)
         for row in try OccurrenceTable.load(db) where row.onWearable && !row.reconciled {

@@ -22,7 +22,7 @@ enum ReplicaPresentation {
                 categoriesChanged = true
             case .settingsChanged(let settings):
                 events.append(.previewsHidden(settings.hidePreviews))
-            case .appNamed, .appRemoved, .tombstonesCleared, .tombstonesDropped, .snapshotBegan, .snapshotMentioned, .snapshotEnded, .report, .scheduleChanged, .scheduleRemoved, .firingFloor, .handled, .decided,
+            case .appNamed, .appRemoved, .preferencesChanged, .tombstonesCleared, .tombstonesDropped, .snapshotBegan, .snapshotMentioned, .snapshotEnded, .report, .scheduleChanged, .scheduleRemoved, .firingFloor, .handled, .decided,
                 .firedHere, .reconciled, .attachmentsReleased:
                 break
             }

@@ -97,7 +97,7 @@ extension WearableLink {
         let now = configuration.clock.now()
         let effects = try state.withLock { state -> [ReplicaEffect] in
             let caughtUpThrough = state.caughtUpThrough[connection] ?? 0
-            var context = AlertContext(policy: configuration.alertPolicy, now: now, lastAlert: state.lastAlert)
+            var context = alertContext(now: now, lastAlert: state.lastAlert)
             return try update(&state, at: now) { replica, db in
                 // Two connections may overlap for a moment (a reconnect before the old one
                 // noticed); the stored cursor, read in the transaction that moves it, decides.

@@ -71,7 +71,10 @@ extension WearableLink {
         if effects.contains(where: \.alerts) { state.lastAlert = now }
         // Queued for the screen with the lock held: two overlapping connections apply
         // consecutive entries, and the screen must hear of them in the order they committed.
-        let presented = ReplicaPresentation.events(for: effects, in: replica.contents)
+        var presented = ReplicaPresentation.events(for: effects, in: replica.contents)
+        if effects.contains(where: \.changesPreferences) {
+            presented.append(.alertPolicy(replica.contents.alertPolicy(base: configuration.alertPolicy, sharesDoNotDisturb: configuration.sharesDoNotDisturb)))
+        }
         if !presented.isEmpty { present(presented) }
         state.durability.commit(appending: reports)
         return effects

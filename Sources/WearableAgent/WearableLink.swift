@@ -66,8 +66,12 @@ public final class WearableLink: Sendable {
         public var pairingTimeout: Duration
         /// The monotonic clock the link's deadlines and the pairing's timeout run on.
         public var linkClock: any LinkClock
-        /// Do not disturb, quiet hours, mutes and the gap between vibrations (Docs/POLICY.md).
+        /// The gap between vibrations and the configuration's quiet hours (Docs/POLICY.md); the
+        /// wishes shared with the phone are added to it.
         public var alertPolicy = AlertPolicy()
+        /// Whether the manual do not disturb is shared with the phone (`do_not_disturb.shared`):
+        /// either side's toggle turns both on or off, the newest change winning.
+        public var sharesDoNotDisturb = true
 
         /// Creates a configuration.
         public init(
@@ -181,7 +185,10 @@ public final class WearableLink: Sendable {
 
     /// What the screen shows at start-up: the stored replica.
     public var initialEvents: [UIEvent] {
-        storedAttachmentEvents + state.withLock { ReplicaPresentation.everything($0.replica.contents) }
+        storedAttachmentEvents + state.withLock {
+            ReplicaPresentation.everything($0.replica.contents)
+                + [.alertPolicy($0.replica.contents.alertPolicy(base: configuration.alertPolicy, sharesDoNotDisturb: configuration.sharesDoNotDisturb))]
+        }
     }
 
     /// Serves connections on `endpoint` until the task is cancelled, and returns once each of

@@ -17,13 +17,17 @@ public enum Screen: Hashable, Sendable {
     case thread(identifier: String, selection: Int)
     /// A pairing code to compare and confirm.
     case pairing(PairingPosition)
+    /// The mute menu of a notification's long look.
+    case muteMenu(identifier: String, selection: Int)
+    /// Do not disturb and the mutes, reached by Up from the watch face.
+    case controls(selection: Int)
 
     /// The notification the screen is about, if it is about one.
-    var notificationIdentifier: String? {
+    public var notificationIdentifier: String? {
         switch self {
-        case .shortLook(let identifier, _), .textReply(let identifier, _, _): identifier
+        case .shortLook(let identifier, _), .textReply(let identifier, _, _), .muteMenu(let identifier, _): identifier
         case .longLook(let position): position.identifier
-        case .idle, .list, .thread, .pairing: nil
+        case .idle, .list, .thread, .pairing, .controls: nil
         }
     }
 }

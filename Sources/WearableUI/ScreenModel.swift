@@ -10,8 +10,8 @@ public enum ScreenModel: Hashable, Sendable {
     case shortLook(ShortLook)
     /// A notification's long look.
     case longLook(LongLook)
-    /// Suggested replies.
-    case textReply(TextReply)
+    /// A menu: suggested replies, the mute menu, the controls.
+    case menu(Menu)
     /// The notification list or one thread of it.
     case list(NotificationList)
     /// The pairing code.
@@ -29,6 +29,8 @@ public enum ScreenModel: Hashable, Sendable {
         public var unread: Int
         /// The link to the phone.
         public var link: LinkState
+        /// Whether do not disturb (or quiet hours) is on.
+        public var doNotDisturb = false
     }
 
     /// The short look's content.
@@ -58,15 +60,15 @@ public enum ScreenModel: Hashable, Sendable {
         public var image: AttachmentImage?
     }
 
-    /// The reply picker's content.
-    public struct TextReply: Hashable, Sendable {
-        /// The action's title ("Comment").
+    /// A menu's content: the reply picker, the mute menu, the controls.
+    public struct Menu: Hashable, Sendable {
+        /// The action's title ("Comment"), "Mute Mail", "Controls".
         public var title: String
-        /// The suggested replies.
-        public var replies: [String]
-        /// The highlighted reply.
+        /// The choices: suggested replies, durations, toggles.
+        public var choices: [String]
+        /// The highlighted choice.
         public var selection: Int
-        /// What Select does ("Post").
+        /// What Select does ("Post", "mute", "change").
         public var buttonTitle: String
         /// The current time, "09:41".
         public var time: String
@@ -106,7 +108,7 @@ extension ScreenModel {
         let summary = PreviewText(state: state, language: configuration.language)
         let idle = IdleFace(
             time: clock.time(state.now), period: clock.period(state.now), date: clock.date(state.now),
-            unread: state.unread.count, link: state.link)
+            unread: state.unread.count, link: state.link, doNotDisturb: state.doNotDisturb != nil)
         // A screen about a notification that is gone cannot be reached through the state
         // machine, which drops such screens; a hand-made state shows the watch face instead.
         switch state.screen {
@@ -130,9 +132,20 @@ extension ScreenModel {
         case .textReply(let identifier, let actionIdentifier, let selection):
             let category = state.notification(identifier).flatMap { state.categories[$0.content.categoryIdentifier] }
             let action = category?.action(withIdentifier: actionIdentifier)
-            self = .textReply(TextReply(
-                title: action?.title ?? "", replies: action?.textInput?.suggestedReplies ?? [], selection: selection,
+            self = .menu(Menu(
+                title: action?.title ?? "", choices: action?.textInput?.suggestedReplies ?? [], selection: selection,
                 buttonTitle: action?.textInput?.buttonTitle ?? "Send", time: idle.time))
+        case .muteMenu(let identifier, let selection):
+            guard let notification = state.notification(identifier) else {
+                self = .idle(idle)
+                return
+            }
+            self = .menu(Menu(
+                title: "Mute \(notification.appName)", choices: state.muteChoices(of: notification).map(\.title), selection: selection,
+                buttonTitle: "mute", time: idle.time))
+        case .controls(let selection):
+            self = .menu(Menu(
+                title: "Controls", choices: state.controlRows.map(\.title), selection: selection, buttonTitle: "change", time: idle.time))
         case .list(let selection):
             let rows = state.groups.map { summary.row(for: $0.notifications, unread: state.unread) }
             self = .list(NotificationList(title: "Notifications", rows: rows, selection: selection, time: idle.time))

@@ -19,6 +19,13 @@ extension ScreenRenderer {
         line(label, style: caption, x: statusX + 2 * dot + gap, top: statusTop, maxWidth: labelWidth,
              color: theme.secondary, into: &canvas)
 
+        // Do not disturb (by hand or the quiet hours) under the link state, where a glance finds it.
+        if face.doNotDisturb {
+            line("Do not disturb", style: TextStyle(size: caption.size, weight: .bold), x: metrics.margin,
+                 top: statusTop + lineHeight(caption) + metrics.px(4), maxWidth: metrics.contentWidth,
+                 alignment: .center, color: theme.focus, into: &canvas)
+        }
+
         // Clock and date, centred a little above the middle so the badge has room below.
         let clock = metrics.clock
         let clockMetrics = typesetter.metrics(clock)

@@ -47,16 +47,17 @@ extension ScreenRenderer {
              maxWidth: right - left - (row.unread ? metrics.px(12) : 0), color: theme.secondary, into: &canvas)
     }
 
-    /// The suggested replies of a text-input action; Select sends the highlighted one.
-    func drawTextReply(_ reply: ScreenModel.TextReply, into canvas: inout Canvas) {
+    /// A menu (the suggested replies of a text-input action, the mute menu, the controls);
+    /// Select takes the highlighted choice.
+    func drawMenu(_ reply: ScreenModel.Menu, into canvas: inout Canvas) {
         let hintStyle = metrics.caption
         let hintHeight = lineHeight(hintStyle) + metrics.px(10)
         let viewport = Rect(x: 0, y: metrics.headerHeight, width: metrics.width,
                             height: metrics.height - metrics.headerHeight - hintHeight)
         let pitch = metrics.buttonHeight + metrics.spacing
-        let scroll = listScroll(selected: reply.selection, count: reply.replies.count, pitch: pitch, viewport: viewport.height)
+        let scroll = listScroll(selected: reply.selection, count: reply.choices.count, pitch: pitch, viewport: viewport.height)
         canvas.clip = viewport
-        for (index, text) in reply.replies.enumerated() {
+        for (index, text) in reply.choices.enumerated() {
             let frame = Rect(x: metrics.margin, y: viewport.y + index * pitch - scroll, width: metrics.contentWidth, height: metrics.buttonHeight)
             guard frame.maxY > viewport.y, frame.y < viewport.maxY else { continue }
             button(text, frame: frame, focused: index == reply.selection, into: &canvas)

@@ -64,7 +64,7 @@ extension ScreenRenderer {
             let destructive: Bool
             switch look.buttons[index] {
             case .action(let action): destructive = action.options.contains(.destructive)
-            case .dismiss: destructive = false
+            case .dismiss, .mute: destructive = false
             }
             self.button(button.title, frame: frame, focused: look.position.focus == index, destructive: destructive, into: &canvas)
         }

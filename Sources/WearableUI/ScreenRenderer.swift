@@ -36,7 +36,7 @@ public final class ScreenRenderer {
         case .idle(let face): drawIdle(face, into: &canvas)
         case .shortLook(let look): drawShortLook(look, into: &canvas)
         case .longLook(let look): drawLongLook(look, into: &canvas)
-        case .textReply(let reply): drawTextReply(reply, into: &canvas)
+        case .menu(let menu): drawMenu(menu, into: &canvas)
         case .list(let list): drawList(list, into: &canvas)
         case .pairing(let pairing): drawPairing(pairing, into: &canvas)
         }

@@ -77,6 +77,9 @@ public enum UIEvent: Hashable, Sendable {
     case attachmentStored(url: String, width: Int, height: Int)
     /// A stored attachment's file was deleted (nothing refers to it any more).
     case attachmentRemoved(url: String)
+    /// The alert policy in force changed (do not disturb, quiet hours, mutes), on this device or
+    /// from the phone.
+    case alertPolicy(AlertPolicy)
 }
 
 /// What the agent must do after an event.
@@ -93,4 +96,12 @@ public enum UIAction: Hashable, Sendable {
     /// Power the panel up (`true`) or blank it (`false`): the screen was idle for
     /// ``UIConfiguration/blankAfter``, or something woke it (a key, an alert, a pairing code).
     case panel(awake: Bool)
+    /// Turn the manual do not disturb on (until turned off) or off, as the control screen's
+    /// toggle asks.
+    case setDoNotDisturb(Bool)
+    /// Mute the app (for `duration`) or the thread (`duration` always) of notification
+    /// `identifier`: the agent stamps it with its clock and shares it with the phone.
+    case mute(Mute.Scope, MuteDuration)
+    /// Remove this mute.
+    case unmute(Mute.Scope)
 }

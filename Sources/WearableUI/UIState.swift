@@ -31,6 +31,9 @@ public struct UIState: Hashable, Sendable {
     public internal(set) var uptime: Duration = .zero
     /// The uptime of the last key press, alert or pairing code: the idle time counts from here.
     public internal(set) var lastActivity: Duration = .zero
+    /// The alert policy in force (the configuration's with the wishes shared with the phone):
+    /// what the watch face and the control screen show of do not disturb and the mutes.
+    public internal(set) var alertPolicy = AlertPolicy()
 
     /// Creates the state at the watch face with no notifications.
     public init(now: Date, link: LinkState = .outOfRange, categories: [String: NotificationCategory] = [:], previewsHidden: Bool = false) {
@@ -45,10 +48,29 @@ public struct UIState: Hashable, Sendable {
         notifications.first { $0.identifier == identifier }
     }
 
-    /// The buttons of a notification's long look: its category's actions, then Dismiss.
+    /// The buttons of a notification's long look: its category's actions, then Dismiss, then Mute.
     public func buttons(of notification: WearableNotification) -> [LongLookButton] {
         let actions = categories[notification.content.categoryIdentifier]?.actions ?? []
-        return actions.map { LongLookButton.action($0) } + [.dismiss]
+        return actions.map { LongLookButton.action($0) } + [.dismiss, .mute]
+    }
+
+    /// Do not disturb as it stands now, from whichever source.
+    public var doNotDisturb: DoNotDisturb? { alertPolicy.doNotDisturb(at: now) }
+
+    /// The control screen's rows: do not disturb, then each mute in force (Select removes it).
+    public var controlRows: [ControlRow] {
+        [.doNotDisturb(doNotDisturb)] + alertPolicy.mutes.filter { $0.isInForce(at: now) }.map(ControlRow.unmute)
+    }
+
+    /// What a notification's mute menu mutes: its app, or its thread in the app.
+    public func muteScope(of notification: WearableNotification, thread: Bool) -> Mute.Scope {
+        thread ? .thread(app: notification.appName, thread: notification.content.threadIdentifier) : .app(notification.appName)
+    }
+
+    /// The mute menu's choices for a notification: the app for an hour, today or always, and its
+    /// thread when it has one.
+    public func muteChoices(of notification: WearableNotification) -> [MuteChoice] {
+        MuteDuration.allCases.map { MuteChoice.app($0) } + (notification.content.threadIdentifier.isEmpty ? [] : [.thread])
     }
 
     /// The notifications grouped by thread, in the order of each group's newest notification;
@@ -75,12 +97,52 @@ public enum LongLookButton: Hashable, Sendable {
     case action(NotificationAction)
     /// Removes the notification.
     case dismiss
+    /// Opens the mute menu: the app for a while, or the thread.
+    case mute
 
     /// The label.
     public var title: String {
         switch self {
         case .action(let action): action.title
         case .dismiss: "Dismiss"
+        case .mute: "Mute…"
+        }
+    }
+}
+
+/// A choice of the mute menu.
+public enum MuteChoice: Hashable, Sendable {
+    /// The app, for a while or always.
+    case app(MuteDuration)
+    /// The notification's thread, until unmuted.
+    case thread
+
+    /// "Mute app: 1 hour", "Mute this thread".
+    public var title: String {
+        switch self {
+        case .app(let duration): "Mute app: \(duration.title)"
+        case .thread: "Mute this thread"
+        }
+    }
+}
+
+/// A row of the control screen (reached by Up from the watch face).
+public enum ControlRow: Hashable, Sendable {
+    /// Do not disturb and how it stands (`nil`: off); Select turns the manual one on or off.
+    case doNotDisturb(DoNotDisturb?)
+    /// A mute in force; Select removes it.
+    case unmute(Mute)
+
+    /// "Do not disturb: on", "Unmute Mail".
+    public var title: String {
+        switch self {
+        case .doNotDisturb(nil): "Do not disturb: off"
+        case .doNotDisturb(.some(let dnd)): dnd.source == .quietHours ? "Quiet hours: on" : "Do not disturb: on"
+        case .unmute(let mute):
+            switch mute.scope {
+            case .app(let app): "Unmute \(app)"
+            case .thread(let app, _): "Unmute a thread of \(app)"
+            }
         }
     }
 }

@@ -5,7 +5,47 @@ extension UIStateMachine {
     mutating func press(_ key: UIKey) -> [UIAction] {
         switch state.screen {
         case .idle:
-            if key != .back, !state.notifications.isEmpty { push(.list(selection: 0)) }
+            // Up opens the controls (do not disturb, mutes); Down and Select the notifications.
+            if key == .up {
+                push(.controls(selection: 0))
+            } else if key != .back, !state.notifications.isEmpty {
+                push(.list(selection: 0))
+            }
+        case .controls(let selection):
+            let rows = state.controlRows
+            switch key {
+            case .up, .down:
+                state.screen = .controls(selection: step(selection, key, count: rows.count))
+            case .select:
+                guard rows.indices.contains(selection) else { break }
+                switch rows[selection] {
+                case .doNotDisturb(let current):
+                    // The toggle is the manual do not disturb: on over quiet hours, off only for
+                    // the manual one (quiet hours end by their own time).
+                    return [.setDoNotDisturb(current?.source != .manual)]
+                case .unmute(let mute):
+                    return [.unmute(mute.scope)]
+                }
+            case .back:
+                pop()
+            }
+        case .muteMenu(let identifier, let selection):
+            guard let notification = state.notification(identifier) else { break }
+            let choices = state.muteChoices(of: notification)
+            switch key {
+            case .up, .down:
+                state.screen = .muteMenu(identifier: identifier, selection: step(selection, key, count: choices.count))
+            case .select:
+                guard choices.indices.contains(selection) else { break }
+                pop()
+                // The notification stays: muting silences what comes next, not what is here.
+                return switch choices[selection] {
+                case .app(let duration): [.mute(state.muteScope(of: notification, thread: false), duration)]
+                case .thread: [.mute(state.muteScope(of: notification, thread: true), .always)]
+                }
+            case .back:
+                pop()
+            }
         case .shortLook(let identifier, _):
             switch key {
             case .select: openLongLook(identifier, replacingCurrent: true)
@@ -101,6 +141,9 @@ extension UIStateMachine {
                 break
             }
             switch buttons[focus] {
+            case .mute:
+                push(.muteMenu(identifier: notification.identifier, selection: 0))
+                return []
             case .dismiss:
                 let dismissal = response(notification.identifier, .dismiss)
                 remove(notification.identifier)

@@ -92,6 +92,9 @@ public struct UIStateMachine {
         case .attachmentRemoved(let url):
             state.storedImages[url] = nil
             clampPositions()
+        case .alertPolicy(let policy):
+            state.alertPolicy = policy
+            clampPositions()
         }
         return actions
     }
@@ -196,6 +199,11 @@ public struct UIStateMachine {
             case .textReply(let identifier, let action, let selection):
                 let count = replies(identifier, action).count
                 return count == 0 ? nil : .textReply(identifier: identifier, action: action, selection: min(selection, count - 1))
+            case .muteMenu(let identifier, let selection):
+                guard let notification = state.notification(identifier) else { return nil }
+                return .muteMenu(identifier: identifier, selection: min(selection, state.muteChoices(of: notification).count - 1))
+            case .controls(let selection):
+                return .controls(selection: min(selection, state.controlRows.count - 1))
             default:
                 return screen
             }

@@ -4,6 +4,7 @@ import RelayCLI
 import RelayControl
 import RelayCore
 import RelayDBus
+import RelayStore
 import Synchronization
 
 /// The phone's do not disturb in the agent (`PhoneDoNotDisturb` behind a lock) with its bus
@@ -19,14 +20,20 @@ final class DoNotDisturbSwitch: Sendable {
     /// Tells the bus that `Inhibited` changed; set once the interface is exported.
     private let changed = Mutex<(@Sendable (Bool) -> Void)?>(nil)
 
-    /// Off but for `manual`, as stored.
-    init(manual: DoNotDisturb?, log: AgentLogSink) {
-        state = Mutex(PhoneDoNotDisturb(manual: manual))
+    /// Off but for the stored wishes (a manual do not disturb among them).
+    init(preferences: SharedPreferences, log: AgentLogSink) {
+        state = Mutex(PhoneDoNotDisturb(preferences: preferences))
         self.log = log
     }
 
-    /// Do not disturb as it stands now, for the mirror.
+    /// Do not disturb as it stands now.
     func current() -> DoNotDisturb? { state.withLock { $0.current(at: Date()) } }
+
+    /// What the mirror holds alerts back for now: do not disturb and the mutes.
+    func policy() -> AlertPolicy { state.withLock { $0.policy(at: Date()) } }
+
+    /// The wishes shared with the wearable, as they are.
+    var preferences: SharedPreferences { state.withLock { $0.preferences } }
 
     /// Whether do not disturb is on from any source (the `Inhibited` property). A manual one that
     /// ends by its time is read as off from then on, without a change signal.
@@ -45,10 +52,23 @@ final class DoNotDisturbSwitch: Sendable {
         }
     }
 
-    /// The manual setting, after it is stored.
-    func setManual(on: Bool, until: Date?) {
-        change { $0.setManual(on: on, until: until) }
-        log("relay-phone: " + (current().map { "\($0)" } ?? "do not disturb is off"))
+    /// Changes the shared wishes here (`relayctl dnd`, `relayctl mutes`) and hands the change to
+    /// `record`, which stores them and sends the change to the wearable. `record` runs after the
+    /// lock is released (the committer may write on this thread, reading the wishes); the order
+    /// of two changes in the log does not matter, as the newest of each item wins, and what is
+    /// stored is read when it is written. Returns `record`'s ticket (`nil` when nothing changed).
+    func changePreferences(
+        _ what: String, _ body: (inout SharedPreferences) -> SharedPreferences, record: (SharedPreferences) -> CommitTicket
+    ) -> CommitTicket? {
+        let change = change { $0.changePreferences(body) }
+        guard !change.isEmpty else { return nil }
+        log("relay-phone: " + what)
+        return record(change)
+    }
+
+    /// Takes the newer items of the wearable's change; whether any was taken.
+    func merge(_ incoming: SharedPreferences) -> Bool {
+        change { !$0.merge(incoming).isEmpty }
     }
 
     /// For `relayctl status --phone` and `relayctl dnd`.
@@ -56,6 +76,9 @@ final class DoNotDisturbSwitch: Sendable {
         let (current, inhibitions) = state.withLock { ($0.current(at: Date()), $0.inhibitions) }
         let on = current.map { "on (\($0.source))" + ($0.until.map { " until \($0.formatted(.iso8601))" } ?? "") }
         var values: [String: ControlValue] = ["doNotDisturb": .string(on ?? "off")]
+        // The wearable keeps them: set from here, or its own configuration's.
+        values["quietHours"] = .string(
+            preferences.quietHours.map { $0.value.map { "\($0)" } ?? "off" } ?? "as the wearable's configuration says")
         if !inhibitions.isEmpty {
             values["inhibitors"] = .list(inhibitions.map { .string("\($0.application) (\($0.owner)): \($0.reason)") })
         }

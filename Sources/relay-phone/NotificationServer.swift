@@ -44,7 +44,7 @@ final class NotificationServer: Sendable {
                 emit: { signals in Self.emit(signals, on: connection, log: log) },
                 log: { level, line in log(line, level: level) }),
             mirror: mirror, restored: restored, restoredApps: restoredApps, restoredLastID: restoredLastID, isLocked: isLocked,
-            doNotDisturb: { doNotDisturb?.current() })
+            alertPolicy: { doNotDisturb?.policy() }, mergePreferences: { doNotDisturb?.merge($0) ?? false })
     }
 
     /// Takes attached images into the phone's store for the wearable; `nil` without a mirror.

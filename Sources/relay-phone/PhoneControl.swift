@@ -1,6 +1,10 @@
 import Foundation
 import PhoneAgent
 import RelayControl
+import struct RelayCore.DoNotDisturb
+import struct RelayCore.Mute
+import struct RelayCore.QuietHours
+import struct RelayCore.SharedPreferences
 import RelayStore
 import Synchronization
 
@@ -15,8 +19,10 @@ struct PhoneControl: Sendable {
     var monitor: NotificationMonitor? = nil
     /// The link to the wearable: pairing and its status.
     let link: PhoneLink
-    /// The phone's do not disturb: `relayctl dnd`.
+    /// The phone's do not disturb: `relayctl dnd`, and the mutes: `relayctl mutes`.
     let doNotDisturb: DoNotDisturbSwitch
+    /// Stores the shared wishes and sends their changes to the wearable.
+    let mirror: MirrorCoordinator
 
     func handle(_ request: PhoneRequest) -> ControlResponse {
         if let monitor, let response = monitor.handle(request) { return response }
@@ -37,6 +43,8 @@ struct PhoneControl: Sendable {
         // The manual override (Docs/PHONE.md): it wins over logind and the screensavers until cleared.
         case .lockOverride(let locked): overriding(locked)
         case .doNotDisturb(let change): doNotDisturb(change)
+        case .mutes(let change): mutes(change)
+        case .quietHours(let change): quietHours(change)
         }
     }
 
@@ -57,25 +65,116 @@ struct PhoneControl: Sendable {
         return .success(values.withLock { $0 })
     }
 
-    /// `relayctl dnd on|off|status`: the manual source, stored before it applies (it holds
-    /// across restarts until turned off or its time passes).
+    /// `relayctl dnd on|off|status`: the manual source, shared with the wearable, stored before
+    /// it applies (it holds across restarts until turned off or its time passes).
     private func doNotDisturb(_ change: DoNotDisturbChange) -> ControlResponse {
-        let on: Bool
-        let until: Date?
+        let value: SharedPreferences.ManualDoNotDisturb
         switch change {
         case .status: return .success(doNotDisturb.values)
-        case .on(let date): (on, until) = (true, date)
-        case .off: (on, until) = (false, nil)
+        case .on(let until):
+            if let problem = Mute.endProblem("do not disturb", until: until, at: Date(), instead: "turn it on until turned off (relayctl dnd on)") {
+                return .failure(problem)
+            }
+            value = .on(until: until)
+        case .off: value = .off
         }
-        let doNotDisturb = doNotDisturb
-        do {
-            try link.committer.submit({ db in try PhoneSchema.setDoNotDisturb(db, on: on, until: until?.timeIntervalSince1970) }, after: {
-                doNotDisturb.setManual(on: on, until: until)
-            }).waitBlocking()
-        } catch {
-            return .failure("could not store do not disturb: \(error); it is unchanged")
-        }
+        let what = if case .on(let until) = value { "\(DoNotDisturb(source: .manual, until: until))" } else { "do not disturb is off (by hand)" }
+        if let failure = changePreferences(what, { $0.setDoNotDisturb(value, at: Date()) }) { return failure }
         return .success(doNotDisturb.values)
+    }
+
+    /// `relayctl mutes [add|remove]`: shared with the wearable, stored before they apply. A thread
+    /// is named by its identifier, which the phone turns into the key both devices know it by.
+    private func mutes(_ change: MuteChange) -> ControlResponse {
+        switch change {
+        case .list: break
+        case .add(let app, let thread, let until):
+            if let problem = Mute.problem(until: until, at: Date()) { return .failure(problem) }
+            let scope: Mute.Scope
+            switch threadScope(app: app, thread: thread) {
+            case .success(let found): scope = found
+            case .failure(let failure): return failure.response
+            }
+            if let failure = changePreferences("\(Mute(scope, until: until))", { $0.mute(scope, until: until, at: Date()) }) { return failure }
+        case .remove(let app, let thread):
+            let scope: Mute.Scope
+            switch threadScope(app: app, thread: thread) {
+            case .success(let found): scope = found
+            case .failure(let failure): return failure.response
+            }
+            guard doNotDisturb.preferences.activeMutes(at: Date()).contains(where: { $0.scope == scope }) else {
+                return .failure("\(thread.map { "thread \"\($0)\" of " } ?? "")\"\(app)\" is not muted; `relayctl mutes` lists the mutes")
+            }
+            if let failure = changePreferences("un\(Mute(scope))", { $0.unmute(scope, at: Date()) }) { return failure }
+        }
+        return .success(["mutes": .list(doNotDisturb.preferences.activeMutes(at: Date()).map(mute))])
+    }
+
+    /// `relayctl quiet-hours set|off|status`: the quiet hours the wearable keeps, set here in
+    /// place of its configured ones (Docs/POLICY.md).
+    private func quietHours(_ change: QuietHoursChange) -> ControlResponse {
+        let hours: QuietHours?
+        switch change {
+        case .status: return .success(doNotDisturb.values)
+        case .off: hours = nil
+        case .set(let spec):
+            guard (0..<1440).contains(spec.start), (0..<1440).contains(spec.end) else {
+                return .failure("quiet hours start and end at a time of day (HH:MM); \(spec.start) and \(spec.end) minutes are not")
+            }
+            guard !spec.weekdays.isEmpty, spec.weekdays.allSatisfy((1...7).contains) else {
+                return .failure("quiet hours need at least one weekday (sun … sat)")
+            }
+            guard let zone = TimeZone(identifier: spec.timeZone) else {
+                return .failure("\"\(spec.timeZone)\" is not a time zone; give an IANA name such as Europe/Berlin (timedatectl list-timezones lists them)")
+            }
+            hours = QuietHours(start: spec.start, end: spec.end, weekdays: Set(spec.weekdays), timeZone: zone)
+        }
+        let what = hours.map { "quiet hours \($0), for the wearable" } ?? "no quiet hours on the wearable"
+        if let failure = changePreferences(what, { $0.setQuietHours(hours, at: Date()) }) { return failure }
+        return .success(doNotDisturb.values)
+    }
+
+    /// A mute as `relayctl mutes` lists it, a thread by its identifier.
+    private func mute(_ mute: Mute) -> ControlValue {
+        var object: [String: ControlValue] = ["until": .string(mute.until?.formatted(.iso8601) ?? "always")]
+        switch mute.scope {
+        case .app(let app): object["app"] = .string(app)
+        case .thread(let app, let key):
+            object["app"] = .string(app)
+            object["thread"] = .string(UInt64(key).flatMap(mirror.threadName(ofKey:)) ?? key)
+        }
+        return .object(object)
+    }
+
+    /// A failure to answer with.
+    private struct Refusal: Error {
+        let response: ControlResponse
+    }
+
+    /// What `app` and `thread` name: the app, or a thread the wearable knows.
+    private func threadScope(app: String, thread: String?) -> Result<Mute.Scope, Refusal> {
+        guard let thread else { return .success(.app(app)) }
+        guard let key = mirror.threadKey(app: app, thread: thread) else {
+            return .failure(Refusal(response: .failure(
+                "no notification of thread \"\(thread)\" from \"\(app)\" has reached the wearable yet, so it has no name there to mute; "
+                    + "mute the app, or the thread once one of its notifications has come")))
+        }
+        return .success(.thread(app: app, thread: String(key)))
+    }
+
+    /// Changes the shared wishes, stores the change and sends it to the wearable; a failure to
+    /// answer with, or `nil`.
+    private func changePreferences(_ what: String, _ body: (inout SharedPreferences) -> SharedPreferences) -> ControlResponse? {
+        let mirror = mirror
+        let ticket = doNotDisturb.changePreferences(what, body) { change in
+            mirror.record([], locked: false, storingPreferences: true, preferencesChange: change)
+        }
+        do {
+            try ticket?.waitBlocking()
+        } catch {
+            return .failure("could not store the change (\(error)); it is not in force after a restart")
+        }
+        return nil
     }
 
     private func status() -> ControlResponse {

@@ -61,10 +61,10 @@ struct RelayPhone: AsyncParsableCommand {
         // `relayctl lock` holds until `relayctl lock --auto`, also across restarts.
         let lock = PhoneLock(override: try link.database.read(PhoneSchema.lockOverride), withoutSource: settings.withoutLockSource, log: log)
         let mirror = try MirrorCoordinator(link: link, settings: settings.mirror, logger: AgentLog.logger(label: "relay-phone"))
-        // `relayctl dnd on` holds until `relayctl dnd off` or its time, also across restarts.
-        let storedDoNotDisturb = try link.database.read(PhoneSchema.doNotDisturb)
-        let doNotDisturb = DoNotDisturbSwitch(
-            manual: storedDoNotDisturb.map { DoNotDisturb(source: .manual, until: $0.map(Date.init(timeIntervalSince1970:))) }, log: log)
+        // `relayctl dnd on` holds until `relayctl dnd off` or its time, also across restarts, as
+        // do the mutes; both are shared with the wearable.
+        let doNotDisturb = DoNotDisturbSwitch(preferences: try mirror.storedPreferences(), log: log)
+        mirror.readPreferences { doNotDisturb.preferences }
         // The centre, the mirror and the keys move in memory before their commit; a disk that
         // fails leaves them ahead of it, with nothing to undo them. Stopping as a crash would is
         // the way back: the next start rebuilds from what is stored.
@@ -141,7 +141,7 @@ struct RelayPhone: AsyncParsableCommand {
         }
         let control = PhoneControl(
             server: server, lock: lock, busName: connection.uniqueName, started: .now, monitor: monitor, link: link,
-            doNotDisturb: doNotDisturb)
+            doNotDisturb: doNotDisturb, mirror: mirror)
         let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         // The group stops its services in the reverse of this order: the control socket first,
         // then the bus's watcher, then the link (before the bus closes below: a response it applied

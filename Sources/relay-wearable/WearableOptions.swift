@@ -125,7 +125,8 @@ struct WearableOptions: ParsableArguments {
             bluetoothAdapter: file.bluetoothAdapter,
             bluetoothChannel: UInt16(file.bluetoothChannel),
             vibrator: file.vibrator.map { VibratorDevice(path: $0, line: file.vibratorLine) },
-            setSystemClock: file.setSystemClock)
+            setSystemClock: file.setSystemClock,
+            sharesDoNotDisturb: file.sharesDoNotDisturb)
         return (file.transport, configuration, loaded.summary)
     }
 
@@ -212,4 +213,6 @@ struct WearableConfiguration {
     var vibrator: VibratorDevice?
     /// Whether the phone's clock sets the system clock (else an offset is kept).
     var setSystemClock: Bool
+    /// Whether the manual do not disturb is shared with the phone.
+    var sharesDoNotDisturb = true
 }

@@ -48,8 +48,8 @@ extension WearableRuntime {
         guard let notification = machine.state.notification(identifier) else {
             return .failure("notification \(id) is not on the wearable's screen; `relayctl notifications` lists those that are")
         }
-        let buttons = machine.state.buttons(of: notification)
-        let names = buttons.map(\.responseIdentifier)
+        let buttons = machine.state.buttons(of: notification).filter { $0.responseIdentifier != nil }
+        let names = buttons.compactMap(\.responseIdentifier)
         guard let button = buttons.first(where: { $0.responseIdentifier == action }) else {
             return .failure("notification \(id) has no action '\(action)'; choose one of: \(names.joined(separator: ", "))")
         }
@@ -77,11 +77,13 @@ extension WearableRuntime {
 }
 
 extension LongLookButton {
-    /// The action identifier a response to this button carries.
-    fileprivate var responseIdentifier: String {
+    /// The action identifier a response to this button carries; `nil` for Mute, which answers
+    /// nothing (`relayctl mutes add` mutes).
+    fileprivate var responseIdentifier: String? {
         switch self {
         case .dismiss: ResponseAction.dismiss.identifier
         case .action(let action): action.identifier
+        case .mute: nil
         }
     }
 }

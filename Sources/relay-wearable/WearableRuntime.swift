@@ -86,6 +86,7 @@ final class WearableRuntime {
             // Over Bluetooth the kernel reports a lost link; an idle session need not ping often.
             idleHeartbeat: bluetooth == nil ? nil : LinkTimeouts.supervisedIdleHeartbeat.wearable)
         linkConfiguration.alertPolicy = configuration.alertPolicy
+        linkConfiguration.sharesDoNotDisturb = configuration.sharesDoNotDisturb
         link = try WearableLink(
             directory: configuration.stateDirectory,
             configuration: linkConfiguration,
@@ -267,6 +268,13 @@ final class WearableRuntime {
                 } catch {
                     log.warning("relay-wearable: could not wake the panel: \(error)")
                 }
+            case .setDoNotDisturb(let on):
+                changePreferences("do not disturb \(on ? "on" : "off")") { try link.setDoNotDisturb(on: on) }
+            case .mute(let scope, let duration):
+                let until = duration.until(from: link.now, in: .current)
+                changePreferences("\(Mute(scope, until: until)), chosen on the wearable") { try link.mute(scope, until: until) }
+            case .unmute(let scope):
+                changePreferences("\(Mute(scope)) removed on the wearable") { try link.unmute(scope) }
             case .haptic(let level):
                 haptics.play(level)
                 alerts += 1
@@ -362,6 +370,8 @@ final class WearableRuntime {
         case .vibrate(let level): vibrate(level)
         case .why(let id): why(id)
         case .history(let app): history(app: app)
+        case .doNotDisturb(let change): doNotDisturb(change)
+        case .mutes(let change): mutes(change)
         }
     }
 
@@ -420,10 +430,12 @@ final class WearableRuntime {
         values["offlineOccurrences"] = .int(link.offlineOccurrences)
         values["clockOffset"] = .string(Self.clockOffset(clock.offset, linkStatus.clockAdjustment))
         values["queuedResponses"] = .int(link.queuedResponses)
+        values.merge(doNotDisturbValues) { $1 }
+        values["mutes"] = .int(link.alertPolicy.mutes.filter { $0.isInForce(at: clock.now()) }.count)
         let attachments = link.attachmentCounts
         values["attachments"] = .int(attachments.stored)
         values["attachmentsWaiting"] = .int(attachments.waiting)
-        if let shown = Self.shownIdentifier(machine.state.screen), let notification = machine.state.notification(shown) {
+        if let shown = machine.state.screen.notificationIdentifier, let notification = machine.state.notification(shown) {
             values["showing"] = .string(notification.content.title)
         }
         values["queued"] = .int(linkStatus.queued)
@@ -453,16 +465,6 @@ final class WearableRuntime {
         case .phoneClockWrong?: return "\(seconds) s (the phone's clock cannot be right; not followed)"
         case .stepped?: return "0 (the system clock was set to the phone's)"
         default: return seconds == 0 ? "0 (agrees with the phone's)" : "\(seconds > 0 ? "+" : "")\(seconds) s (the phone's clock is \(seconds > 0 ? "ahead" : "behind"); the times shown follow it)"
-        }
-    }
-
-    /// The notification a screen is about, if it is about one.
-    private static func shownIdentifier(_ screen: Screen) -> String? {
-        switch screen {
-        case .shortLook(let identifier, _): identifier
-        case .longLook(let position): position.identifier
-        case .textReply(let identifier, _, _): identifier
-        case .idle, .list, .thread, .pairing: nil
         }
     }
 
@@ -515,6 +517,8 @@ final class WearableRuntime {
         case .list: "list"
         case .thread: "thread"
         case .pairing: "pairing"
+        case .muteMenu: "muteMenu"
+        case .controls: "controls"
         }
     }
 }

@@ -38,7 +38,7 @@ import Testing
             let item = MirrorItem(
                 centreID: id, appName: "chat", content: NotificationContent(title: "N\(id)", interruptionLevel: level), category: nil,
                 deliveredAt: now)
-            let outcome = mirror.posted(item, replaced: false, locked: locked, doNotDisturb: dnd, at: now)
+            let outcome = mirror.posted(item, replaced: false, locked: locked, policy: AlertPolicy(doNotDisturb: dnd, minimumGap: 0), at: now)
             guard case .upsert(let upsert)? = outcome.changes.last?.kind else { return (false, outcome.decision, "") }
             return (upsert.mayAlert, outcome.decision, upsert.noAlertReason)
         }

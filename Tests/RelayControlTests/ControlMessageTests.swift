@@ -27,6 +27,9 @@ import Testing
             .status, .press(key: "up"), .screenshot(path: "/tmp/x.png"), .unpair, .notifications,
             .respond(id: 7, action: "dismiss", text: nil), .respond(id: 7, action: "reply", text: "on my way"),
             .why(id: 7), .history(app: nil), .history(app: "Mail"), .vibrate(level: "critical"),
+            .doNotDisturb(.on(until: nil)), .doNotDisturb(.off), .doNotDisturb(.status), .mutes(.list),
+            .mutes(.add(app: "Mail", thread: nil, until: nil)), .mutes(.add(app: "Chat", thread: "4", until: Date(timeIntervalSince1970: 1_795_732_200))),
+            .mutes(.remove(app: "Chat", thread: "4")),
         ]
         let phone: [PhoneRequest] = [
             .status, .delivered, .invoke(id: 3, action: "default"), .reply(id: 3, text: "yes", action: nil),
@@ -34,6 +37,9 @@ import Testing
             .lockOverride(locked: false), .lockOverride(locked: nil), .pair, .pairConfirm(accepted: true),
             .pairConfirm(accepted: false), .unpair, .reconnect, .doNotDisturb(.status), .doNotDisturb(.off),
             .doNotDisturb(.on(until: nil)), .doNotDisturb(.on(until: Date(timeIntervalSince1970: 1_795_732_200))),
+            .mutes(.list), .mutes(.add(app: "Mail", thread: "team", until: nil)), .mutes(.remove(app: "Mail", thread: nil)),
+            .quietHours(.status), .quietHours(.off),
+            .quietHours(.set(QuietHoursSpec(start: 1320, end: 420, weekdays: [2, 3, 4, 5, 6], timeZone: "Europe/Berlin"))),
         ]
         for request in wearable {
             let line = try ControlJSON.encode(request.envelope)
@@ -56,10 +62,12 @@ import Testing
         #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "screenshot", path: "relative.png")) }
         #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "respond", action: "dismiss")) }
         #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "vibrate")) }
+        #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "mutes", action: "add")) }
+        #expect(throws: ControlRequestError.self) { try PhoneRequest(ControlEnvelope(command: "mutes", action: "mute", app: "Mail")) }
     }
 
     @Test func aCommandOfTheOtherAgentIsUnknownAndTheKnownOnesAreListed() {
         let error = #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "delivered")) }
-        #expect(error?.description == "unknown command 'delivered'; relay-wearable knows: status, press, screenshot, unpair, notifications, respond, vibrate, why, history")
+        #expect(error?.description == "unknown command 'delivered'; relay-wearable knows: status, press, screenshot, unpair, notifications, respond, vibrate, why, history, dnd, mutes")
     }
 }

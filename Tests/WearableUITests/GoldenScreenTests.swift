@@ -75,6 +75,18 @@ import WearableUI
         try GoldenImage.check("text-reply", machine)
     }
 
+    /// Do not disturb on the watch face, the controls with a mute, the long look's mute menu.
+    @Test func doNotDisturbAndMutes() throws {
+        var machine = try makeMachine()
+        machine.feed(.alertPolicy(AlertPolicy(doNotDisturb: DoNotDisturb(source: .manual), mutes: [Mute(.app("Chat"))])))
+        machine.feed(.upsert(delivered(SeedExamples.workThread[0], app: "Chat"), alert: false))
+        try GoldenImage.check("idle-do-not-disturb", machine)
+        machine.press(.up, .down)
+        try GoldenImage.check("controls", machine)
+        machine.press(.back, .down, .select, .select, .down, .select)
+        try GoldenImage.check("mute-menu", machine)
+    }
+
     @Test func listGroupedByThread() throws {
         var machine = try makeMachine()
         try seedList(&machine)

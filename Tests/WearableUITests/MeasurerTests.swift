@@ -37,9 +37,9 @@ import WearableUI
             positions.append(position)
         }
         // Steps of at most 90 that stop on a line's top (80, 160, 240), then the end (300),
-        // where the button is in view and takes the focus.
+        // where the buttons are in view and take the focus, Dismiss then Mute….
         #expect(positions.map(\.scroll) == [80, 160, 240, 300, 300, 300])
-        #expect(positions.map(\.focus) == [nil, nil, nil, nil, 0, 0])
+        #expect(positions.map(\.focus) == [nil, nil, nil, nil, 0, 1])
         #expect(measurer.measured.allSatisfy { $0 == "long-1" } && !measurer.measured.isEmpty)
     }
 }

@@ -173,12 +173,13 @@ import WearableUI
             guard case .longLook(let position) = machine.state.screen else { break }
             scrolls.append(position.scroll)
         }
-        // Scrolling only ever moves forward, in steps no longer than one page, until the button
-        // (Dismiss: the message has no category) is in view and takes the focus; then it stops.
+        // Scrolling only ever moves forward, in steps no longer than one page, until the first
+        // button (Dismiss: the message has no category) is in view and takes the focus; then the
+        // focus moves to the last (Mute…) and stops.
         #expect(zip(scrolls, scrolls.dropFirst()).allSatisfy { $0 <= $1 && $1 - $0 <= geometry.viewportHeight })
         let end = try #require(scrolls.last)
-        #expect(end <= geometry.maxScroll && geometry.isFullyVisible(button: 0, scroll: end))
-        #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "long-1", scroll: end, focus: 0)))
+        #expect(end <= geometry.maxScroll && geometry.isFullyVisible(button: 1, scroll: end))
+        #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "long-1", scroll: end, focus: 1)))
 
         for _ in 0..<40 { machine.press(.up) }
         #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "long-1", scroll: 0)))
@@ -235,5 +236,57 @@ import WearableUI
         #expect(machine.press(.select) == [.confirmPairing(true, code: "123456"), .render])
         machine.feed(.pairingCode("654321"))
         #expect(machine.press(.back) == [.confirmPairing(false, code: "654321"), .render], "the answer names the code on the screen")
+    }
+}
+
+/// Do not disturb and the mutes on the wrist: the control screen from the watch face, the
+/// long look's mute menu.
+@Suite struct WristPreferencesTests {
+    @Test func upOnTheWatchFaceOpensTheControlsWhoseToggleAndUnmuteRowsAskTheAgent() throws {
+        var machine = try makeMachine()
+        machine.feed(.alertPolicy(AlertPolicy(mutes: [Mute(.app("Mail"))])))
+        machine.press(.up)
+        #expect(machine.state.screen == .controls(selection: 0))
+        #expect(machine.state.controlRows.map(\.title) == ["Do not disturb: off", "Unmute Mail"])
+        machine.press(.down)
+        #expect(machine.press(.select) == [.unmute(.app("Mail"))])
+        machine.feed(.alertPolicy(AlertPolicy(doNotDisturb: DoNotDisturb(source: .manual))))
+        // The mute went meanwhile: the selection comes back within the rows.
+        #expect(machine.state.screen == .controls(selection: 0))
+        #expect(machine.state.controlRows.map(\.title) == ["Do not disturb: on"])
+        #expect(machine.press(.select) == [.setDoNotDisturb(false)])
+        machine.feed(.alertPolicy(AlertPolicy()))
+        #expect(machine.press(.select) == [.setDoNotDisturb(true)])
+        machine.press(.back)
+        #expect(machine.state.screen == .idle)
+    }
+
+    @Test func theLongLooksMuteMenuMutesTheAppForAWhileOrTheThread() throws {
+        var machine = try makeMachine()
+        var threaded = SeedExamples.cyrillicMessage
+        threaded.content.threadIdentifier = "4"
+        machine.feed(.upsert(delivered(threaded, app: "Chat"), alert: false))
+        machine.press(.down, .select)
+        let identifier = threaded.identifier
+        let notification = try #require(machine.state.notification(identifier))
+        let buttons = machine.state.buttons(of: notification)
+        #expect(buttons.last == .mute)
+        // Select jumps to the buttons; Down to the last, Mute…; Select opens the menu.
+        machine.press(.select)
+        for _ in 1..<buttons.count { machine.press(.down) }
+        machine.press(.select)
+        #expect(machine.state.screen == .muteMenu(identifier: identifier, selection: 0))
+        #expect(machine.state.muteChoices(of: notification) == [.app(.hour), .app(.today), .app(.always), .thread])
+        machine.press(.down)
+        #expect(machine.press(.select) == [.mute(.app("Chat"), .today), .render])
+        // Back on the long look: the notification stays, only what comes next is silenced.
+        guard case .longLook(let position) = machine.state.screen else {
+            Issue.record("not back on the long look: \(machine.state.screen)")
+            return
+        }
+        #expect(position.identifier == identifier)
+        machine.press(.select)
+        machine.press(.down, .down, .down)
+        #expect(machine.press(.select) == [.mute(.thread(app: "Chat", thread: "4"), .always), .render])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import enum RelayCore.ResponseAction
+import struct RelayCore.SharedPreferences
 import RelayStore
 public import RelayWire
 
@@ -38,7 +39,7 @@ extension PhoneCoordinator {
         // Something to run after the commit goes through the committer even with nothing to
         // store, so that it keeps its place among the others.
         guard !changes.isEmpty || seq != nil || apps != nil || then != nil || outbox != nil else { return nil }
-        return mirror.record(changes, locked: isLocked(), doNotDisturb: doNotDisturb(), applying: seq, apps: apps, outbox: outbox, then: then)
+        return mirror.record(changes, locked: isLocked(), policy: alertPolicy(), applying: seq, apps: apps, outbox: outbox, then: then)
     }
 }
 
@@ -63,6 +64,12 @@ extension PhoneCoordinator: PhoneLinkOwner {
             guard try !mirror.isApplied(seq: seq) else { return (pending, nil) }
             if case .firedLocally(let fired) = event.kind {
                 return (adopt(fired, seq: seq, mirror: mirror, &state), nil)
+            }
+            if case .preferences(let change) = event.kind {
+                // Stored with the entry's cursor; nothing goes back: the wearable has it already.
+                let changed = mergePreferences(change.preferences)
+                if changed { effects.log(.info, "relay-phone: the wearable changed the alert settings: \(change.preferences)") }
+                return (mirror.record([], locked: isLocked(), applying: seq, storingPreferences: changed), nil)
             }
             guard case .response(let response) = event.kind else {
                 // Alert reports are for the record only. One comes for every notification the

@@ -54,8 +54,11 @@ public final class PhoneCoordinator: Sendable {
     public let mirror: MirrorCoordinator?
     /// The phone's lock state, read at each change for the mirror policy.
     let isLocked: @Sendable () -> Bool
-    /// The phone's do not disturb as it stands now, read at each change for the mirror policy.
-    let doNotDisturb: @Sendable () -> DoNotDisturb?
+    /// What the mirror holds alerts back for now (do not disturb, the mutes), read at each change.
+    let alertPolicy: @Sendable () -> AlertPolicy?
+    /// Takes the newer items of the wearable's change of the shared wishes; returns whether any
+    /// was taken (not for an echo or an older change).
+    let mergePreferences: @Sendable (SharedPreferences) -> Bool
     /// In monitor mode, how a dismissal from the wearable reaches the server that owns the
     /// notifications (`CloseNotification` there); unset while relay-phone is the server.
     public let closeAtMonitoredServer = LockedCallback<UInt32>()
@@ -67,12 +70,14 @@ public final class PhoneCoordinator: Sendable {
     public init(
         effects: Effects, mirror: MirrorCoordinator? = nil, restored: [CentreRecord] = [],
         restoredApps: AppRequests = AppRequests(), restoredLastID: UInt32 = 0,
-        isLocked: @escaping @Sendable () -> Bool = { false }, doNotDisturb: @escaping @Sendable () -> DoNotDisturb? = { nil }
+        isLocked: @escaping @Sendable () -> Bool = { false }, alertPolicy: @escaping @Sendable () -> AlertPolicy? = { nil },
+        mergePreferences: @escaping @Sendable (SharedPreferences) -> Bool = { _ in false }
     ) {
         self.effects = effects
         self.mirror = mirror
         self.isLocked = isLocked
-        self.doNotDisturb = doNotDisturb
+        self.alertPolicy = alertPolicy
+        self.mergePreferences = mergePreferences
         let now = (wall: Date(), monotonic: ContinuousClock.now)
         var state = State(
             centre: NotificationCentre(

@@ -33,6 +33,8 @@ public final class MirrorCoordinator: Sendable {
     /// The wearable's entry last queued as applied, with the epoch of its log then, and the
     /// commit that stores it (set once queued).
     private let claimed = Mutex<(epoch: UInt64, through: UInt64, ticket: CommitTicket?)?>(nil)
+    /// Where the shared wishes are read, as they are, to store them and to put them in a snapshot.
+    private let preferences: PreferencesSource
     /// Why the last new notification was kept from the wearable; `nil` once one was mirrored.
     private let keptBack = Mutex<String?>(nil)
 
@@ -54,11 +56,38 @@ public final class MirrorCoordinator: Sendable {
         let schedules = try apps.map(AppRequestsRecord.decode)?.scheduleKeyNames ?? []
         mirror = Mutex(
             PhoneMirror(keys: WireKeyTable(stored: keys), mirrored: mirrored, schedules: schedules, settings: settings))
+        let storedPreferences = try Self.storedPreferences(link.database)
+        preferences = PreferencesSource { storedPreferences }
     }
 
     /// The apps' registrations as stored, if any.
     public func storedAppRequests() throws -> AppRequestsRecord? {
         try link.database.read { db in try PhoneSchema.value(db, AppRequestsRecord.storageName) }.map(AppRequestsRecord.decode)
+    }
+
+    /// Reads the shared wishes from `source` from now on (until then: as stored at start).
+    public func readPreferences(from source: @escaping @Sendable () -> SharedPreferences) {
+        preferences.set(source)
+    }
+
+    /// The name the shared wishes are stored under (`centre_state`).
+    static let preferencesName = "preferences"
+
+    /// The shared wishes as stored; none before any was set. A manual do not disturb stored by an
+    /// earlier version (`dnd_until`) is taken over.
+    public func storedPreferences() throws -> SharedPreferences {
+        try Self.storedPreferences(link.database)
+    }
+
+    private static func storedPreferences(_ database: RelayDatabase) throws -> SharedPreferences {
+        try database.read { db in
+            if let stored = try PhoneSchema.value(db, preferencesName) { return try Relay_V1_Preferences(serializedBytes: stored).preferences }
+            var preferences = SharedPreferences()
+            if let until = try PhoneSchema.doNotDisturb(db) {
+                _ = preferences.setDoNotDisturb(.on(until: until.map(Date.init(timeIntervalSince1970:))), at: Date(timeIntervalSince1970: 0))
+            }
+            return preferences
+        }
     }
 
     /// The centre's records as stored, to rebuild the centre at start-up.
@@ -77,6 +106,17 @@ public final class MirrorCoordinator: Sendable {
     /// The centre id of a wire key, to apply a response from the wearable.
     public func centreID(ofKey key: UInt64) -> UInt32? {
         mirror.withLock { $0.centreID(ofKey: key) }
+    }
+
+    /// The key the wearable knows thread `thread` of `app` by, once one of its notifications was
+    /// mirrored; a thread mute names it so.
+    public func threadKey(app: String, thread: String) -> UInt64? {
+        mirror.withLock { $0.keys.existingKey(.thread, app + "\u{1F}" + thread) }
+    }
+
+    /// The identifier of the thread the wearable knows by `key`, for lists of mutes.
+    public func threadName(ofKey key: UInt64) -> String? {
+        mirror.withLock { $0.keys.name(of: key, .thread) }.map { $0.split(separator: "\u{1F}", maxSplits: 1).last.map(String.init) ?? $0 }
     }
 
     /// The app and identifier of a scheduled request's wire key.
@@ -124,10 +164,16 @@ public final class MirrorCoordinator: Sendable {
     /// runs after the commit, in the order of the calls (the apps' signals, which must not
     /// announce what a crash could still undo). `outbox`, signals encoded by the owner, is
     /// stored in the same transaction (`SignalOutboxTable`) for the owner to emit afterwards.
+    ///
+    /// With `storingPreferences`, the shared wishes changed: all of them, as they are when the
+    /// transaction is written (`readPreferences`), are stored in it, so that of two changes
+    /// committed in turn the later stores both. `preferencesChange`, a change made here, goes to
+    /// the wearable with the notifications' changes.
     @discardableResult
     public func record(
-        _ changes: [CentreChange], locked: Bool, doNotDisturb: DoNotDisturb? = nil, applying seq: UInt64? = nil, apps: Data? = nil,
-        outbox: OutboxBatch? = nil, then: (@Sendable () -> Void)? = nil
+        _ changes: [CentreChange], locked: Bool, policy: AlertPolicy? = nil, applying seq: UInt64? = nil, apps: Data? = nil,
+        outbox: OutboxBatch? = nil, storingPreferences: Bool = false, preferencesChange: SharedPreferences? = nil,
+        then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket {
         let now = Date()
         let paired = link.isPaired
@@ -140,7 +186,7 @@ public final class MirrorCoordinator: Sendable {
                 switch change {
                 case .posted(let item, let replaced, _):
                     paired
-                        ? mirror.posted(item, replaced: replaced, locked: locked, doNotDisturb: doNotDisturb, at: now)
+                        ? mirror.posted(item, replaced: replaced, locked: locked, policy: policy, at: now)
                         : PhoneMirror.Outcome(decision: "not mirrored: no wearable is paired (relayctl pair pairs one)")
                 case .removed(let centreID, let reason):
                     mirror.removed(centreID: centreID, reason: reason)
@@ -171,13 +217,16 @@ public final class MirrorCoordinator: Sendable {
             return centreID
         }
         let assigned = outcomes.flatMap(\.assigned)
-        let logged = paired ? outcomes.flatMap(\.changes) : []
+        let preferencesEntry = preferencesChange.flatMap { $0.isEmpty ? nil : PhoneMirror.preferencesChange($0) }
+        let logged = paired ? outcomes.flatMap(\.changes) + (preferencesEntry.map { [$0] } ?? []) : []
+        let preferences = storingPreferences ? self.preferences : nil
         let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
         let link = self.link
         let work: @Sendable (Database) throws -> Void = { db in
             if let seq { _ = try LinkLogTables.claim(db, seq: seq) }
             if let outbox { outbox.stored(through: try SignalOutboxTable.append(db, outbox.signals, bus: outbox.bus)) }
             if let apps { try PhoneSchema.setValue(db, AppRequestsRecord.storageName, apps) }
+            if let preferences { try PhoneSchema.setValue(db, Self.preferencesName, try Relay_V1_Preferences(preferences.current()).serializedBytes()) }
             for assignment in assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }
@@ -246,7 +295,9 @@ public final class MirrorCoordinator: Sendable {
         let items = items.map(withAttachments)
         let schedules = schedules.map(withAttachments)
         let epoch = LinkLogTables.freshEpoch()
+        let preferences = self.preferences.current()
         let (skipped, outcome, mirrored) = mirror.withLock { mirror in
+            mirror.preferences = preferences
             if newPartner { mirror.forgetMirrored() }
             let skipped = skippingKeys ? mirror.skipKeysAhead() : []
             let outcome = mirror.snapshot(items, schedules: schedules, epoch: epoch)
@@ -342,5 +393,23 @@ public final class MirrorCoordinator: Sendable {
         case .unscheduled(let appName, let identifier): "\(appName)/\(identifier)"
         case .firedOnWearable(let scheduleKey, let fireDate, _, _): "schedule \(scheduleKey) at \(fireDate)"
         }
+    }
+}
+
+/// Where the shared wishes are read: a function set once the agent holds them.
+final class PreferencesSource: Sendable {
+    private let source: Mutex<@Sendable () -> SharedPreferences>
+
+    init(_ initial: @escaping @Sendable () -> SharedPreferences) {
+        source = Mutex(initial)
+    }
+
+    func set(_ source: @escaping @Sendable () -> SharedPreferences) {
+        self.source.withLock { $0 = source }
+    }
+
+    /// The wishes as they are now (read outside this lock: the source takes its own).
+    func current() -> SharedPreferences {
+        source.withLock { $0 }()
     }
 }

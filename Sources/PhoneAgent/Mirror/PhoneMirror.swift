@@ -47,6 +47,8 @@ public struct PhoneMirror: Sendable {
     public private(set) var schedules: [String: Mirrored] = [:]
     /// How to mirror.
     public var settings: MirrorSettings
+    /// The wishes shared with the wearable, all of them, for a snapshot to carry.
+    public var preferences = SharedPreferences()
     /// Categories and apps as last sent in this log epoch, so unchanged ones are not resent.
     private var sentCategories: [UInt64: Relay_V1_Category] = [:]
     private var sentApps: [UInt64: String] = [:]
@@ -99,10 +101,11 @@ public struct PhoneMirror: Sendable {
     }
 
     /// A notification was delivered or replaced in the centre. While the phone's do not disturb
-    /// is on (`doNotDisturb`, as it stands `now`), one that would alert arrives silently unless
-    /// it is time-sensitive or critical (Docs/POLICY.md); the wearable decides the rest.
+    /// is on, or its app or thread is muted (`policy`, at `now`), one that would alert arrives
+    /// silently unless it is time-sensitive or critical (Docs/POLICY.md); the wearable decides
+    /// the rest.
     public mutating func posted(
-        _ item: MirrorItem, replaced: Bool, locked: Bool, doNotDisturb: DoNotDisturb? = nil, at now: Date
+        _ item: MirrorItem, replaced: Bool, locked: Bool, policy: AlertPolicy? = nil, at now: Date
     ) -> Outcome {
         let existing = mirrored[item.centreID]
         if item.isSilent {
@@ -120,13 +123,17 @@ public struct PhoneMirror: Sendable {
         let newDelivery = occurrence.map { !$0.firedOnWearable } ?? (existing == nil && !replaced)
         var mayAlert = locked && newDelivery
         var heldBack: PolicyDecision?
-        if mayAlert, let doNotDisturb {
-            let decision = AlertPolicy(doNotDisturb: doNotDisturb, minimumGap: 0).decide(
-                AlertPolicy.Subject(level: item.content.interruptionLevel, app: item.appName, thread: item.content.threadIdentifier),
-                lastAlert: nil, at: now)
-            if case .doNotDisturb = decision.reason {
+        if mayAlert, let policy {
+            // A thread is muted by its key, which both devices know it by.
+            let thread = upsert.content.threadKey == 0 ? "" : String(upsert.content.threadKey)
+            let decision = policy.decide(
+                AlertPolicy.Subject(level: item.content.interruptionLevel, app: item.appName, thread: thread), lastAlert: nil, at: now)
+            switch decision.reason {
+            case .doNotDisturb, .muted:
                 mayAlert = false
                 heldBack = decision
+            default:
+                break
             }
         }
         var change = Relay_V1_Change()
@@ -174,6 +181,9 @@ public struct PhoneMirror: Sendable {
         begin.snapshotBegin.epoch = epoch
         outcome.changes.append(begin)
         outcome.changes.append(settingsChange())
+        // Merged on the wearable, newest item winning: a snapshot does not undo what the wearable
+        // changed meanwhile.
+        if !preferences.isEmpty { outcome.changes.append(Self.preferencesChange(preferences)) }
         for item in items.sorted(by: { $0.centreID < $1.centreID }) {
             guard let existing = mirrored[item.centreID] else { continue }
             var upsert = makeUpsert(item, existing: existing, into: &outcome)
@@ -197,6 +207,13 @@ public struct PhoneMirror: Sendable {
         end.snapshotEnd.epoch = epoch
         outcome.changes.append(end)
         return outcome
+    }
+
+    /// Shared wishes as a change.
+    public static func preferencesChange(_ preferences: SharedPreferences) -> Relay_V1_Change {
+        var change = Relay_V1_Change()
+        change.preferences = Relay_V1_Preferences(preferences)
+        return change
     }
 
     /// The settings as a change.

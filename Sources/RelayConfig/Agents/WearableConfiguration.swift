@@ -59,6 +59,8 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var minimumAlertGapSeconds: Int
     /// The daily quiet hours, or `nil` when there are none.
     public var quietHours: QuietHoursSettings?
+    /// Whether the manual do not disturb is shared with the phone.
+    public var sharesDoNotDisturb: Bool
 
     /// The `[quiet_hours]` section: do not disturb by itself each day (Docs/POLICY.md).
     public struct QuietHoursSettings: Sendable, Hashable {
@@ -238,6 +240,13 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         public static let quietWeekdays: ConfigKey<[String]> = .weekdays(
             "quiet_hours.weekdays", default: ConfigRule.weekdayNames,
             "The days the quiet hours start on; a night that crosses midnight belongs to the day it starts on.")
+        /// `do_not_disturb.shared`.
+        public static let sharesDoNotDisturb: ConfigKey<Bool> = .boolean(
+            "do_not_disturb.shared", default: true,
+            "Whether do not disturb turned on by hand is one for both devices: the wearable's toggle (Up on the watch face) "
+                + "and relayctl dnd on either side turn it on and off on both, the newest change winning (Docs/POLICY.md). "
+                + "false: the wearable's toggle is its own and stays on the wearable, and the phone's is not taken as the wearable's "
+                + "(the phone still asks no alert of what it mirrors while its own is on). Mutes are always shared.")
         /// `haptics.vibrator_line`.
         public static let vibratorLine: ConfigKey<Int> = .integer(
             "haptics.vibrator_line", default: -1, range: -1...4095,
@@ -263,8 +272,9 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
                 "keys", "Which Linux key codes (cat /proc/bus/input/devices, evtest) are the wearable's four keys.",
                 keys: [Keys.keyUp.erased, Keys.keyDown.erased, Keys.keySelect.erased, Keys.keyBack.erased]),
             ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased, Keys.vibratorLine.erased, Keys.minimumAlertGap.erased]),
+            ConfigSection("do_not_disturb", "Do not disturb turned on by hand (Docs/POLICY.md).", keys: [Keys.sharesDoNotDisturb.erased]),
             ConfigSection(
-                "quiet_hours", "Do not disturb each day by itself (Docs/POLICY.md).",
+                "quiet_hours", "Do not disturb each day by itself, until the phone sets other quiet hours (relayctl quiet-hours; Docs/POLICY.md).",
                 keys: [Keys.quietStart.erased, Keys.quietEnd.erased, Keys.quietWeekdays.erased]),
             ConfigSection(
                 "bluetooth", "The Bluetooth transport (transport = \"rfcomm\"; Docs/BLUETOOTH.md).",
@@ -363,6 +373,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         bluetoothChannel = values[Keys.bluetoothChannel]
         offlineAlertWindowSeconds = values[Keys.offlineAlertWindowSeconds]
         setSystemClock = values[Keys.setSystemClock]
+        sharesDoNotDisturb = values[Keys.sharesDoNotDisturb]
         keys = KeySettings(up: values[Keys.keyUp], down: values[Keys.keyDown], select: values[Keys.keySelect], back: values[Keys.keyBack])
     }
 }

@@ -2,7 +2,7 @@ public import Foundation
 
 /// A daily period in which do not disturb is on by itself, on chosen weekdays: 22:00–07:00
 /// on weeknights. A period that crosses midnight belongs to the day it starts on.
-public struct QuietHours: Sendable, Hashable {
+public struct QuietHours: Sendable, Hashable, CustomStringConvertible {
     /// Minutes after midnight when it starts, 0–1439.
     public var start: Int
     /// Minutes after midnight when it ends; equal to `start`: the whole day.
@@ -53,5 +53,13 @@ public struct QuietHours: Sendable, Hashable {
             midnight = calendar.date(byAdding: .day, value: 1, to: current)
         }
         return midnight
+    }
+
+    /// `22:00–07:00 Mon Tue Wed Thu Fri (Europe/Berlin)`, `all day every day (Europe/Berlin)`.
+    public var description: String {
+        let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let days = weekdays.count == 7 ? "every day" : (1...7).filter(weekdays.contains).map { names[$0 - 1] }.joined(separator: " ")
+        let hours = start == end ? "all day" : String(format: "%02d:%02d–%02d:%02d", start / 60, start % 60, end / 60, end % 60)
+        return hours + " " + days + " (\(timeZone.identifier))"
     }
 }

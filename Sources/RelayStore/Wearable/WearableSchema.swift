@@ -49,6 +49,11 @@ public enum WearableSchema {
         migrator.registerMigration("v6 decision history") { db in
             try DecisionHistoryTable.create(db)
         }
+        migrator.registerMigration("v7 shared preferences") { db in
+            // Row 1: the wishes shared with the phone; row 2: the wearable's own do not disturb
+            // when it is not shared. Kept across unpairing: they are the user's, not the phone's.
+            try db.execute(sql: "CREATE TABLE preferences (id INTEGER PRIMARY KEY CHECK (id IN (1, 2)), body BLOB NOT NULL)")
+        }
         return migrator
     }
 
@@ -217,6 +222,19 @@ public enum WearableSchema {
     /// Removes a category.
     public static func removeCategory(_ db: Database, key: UInt32) throws {
         try db.cachedStatement(sql: "DELETE FROM replica_category WHERE key = ?").execute(arguments: [Int64(key)])
+    }
+
+    /// The preferences stored in row `row` (1: shared, 2: the wearable's own), if any.
+    public static func loadPreferences(_ db: Database, row: Int) throws -> Relay_V1_Preferences? {
+        try Data.fetchOne(db, sql: "SELECT body FROM preferences WHERE id = ?", arguments: [row]).map {
+            try Relay_V1_Preferences(serializedBytes: $0)
+        }
+    }
+
+    /// Stores the preferences in row `row` (1: shared, 2: the wearable's own).
+    public static func savePreferences(_ db: Database, row: Int, _ preferences: Relay_V1_Preferences) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO preferences VALUES (?, ?)")
+            .execute(arguments: [row, try preferences.serializedBytes() as Data])
     }
 
     /// Stores the phone's settings.

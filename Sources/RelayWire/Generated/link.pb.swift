@@ -537,6 +537,14 @@ public nonisolated struct Relay_V1_Change: Sendable {
     set {kind = .categoryRemove(newValue)}
   }
 
+  public var preferences: Relay_V1_Preferences {
+    get {
+      if case .preferences(let v)? = kind {return v}
+      return Relay_V1_Preferences()
+    }
+    set {kind = .preferences(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -550,6 +558,7 @@ public nonisolated struct Relay_V1_Change: Sendable {
     case settings(Relay_V1_Settings)
     case appInfo(Relay_V1_AppInfo)
     case categoryRemove(Relay_V1_CategoryRemove)
+    case preferences(Relay_V1_Preferences)
 
   }
 
@@ -1128,6 +1137,116 @@ public nonisolated struct Relay_V1_Settings: Sendable {
   public init() {}
 }
 
+/// The user's wishes that both devices keep (Docs/POLICY.md, "Shared on both devices"): the
+/// manual do not disturb, the quiet hours and the mutes. Each item carries when it was changed,
+/// in the phone's time; the newest change of an item wins on both sides, so changes made on
+/// both while apart converge, and applying one again (an echo) changes nothing. A change
+/// carries only the items it changes; a snapshot carries them all.
+public nonisolated struct Relay_V1_Preferences: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var doNotDisturb: Relay_V1_DoNotDisturbPreference {
+    get {_doNotDisturb ?? Relay_V1_DoNotDisturbPreference()}
+    set {_doNotDisturb = newValue}
+  }
+  /// Returns true if `doNotDisturb` has been explicitly set.
+  public var hasDoNotDisturb: Bool {self._doNotDisturb != nil}
+  /// Clears the value of `doNotDisturb`. Subsequent reads from it will return its default value.
+  public mutating func clearDoNotDisturb() {self._doNotDisturb = nil}
+
+  public var quietHours: Relay_V1_QuietHoursPreference {
+    get {_quietHours ?? Relay_V1_QuietHoursPreference()}
+    set {_quietHours = newValue}
+  }
+  /// Returns true if `quietHours` has been explicitly set.
+  public var hasQuietHours: Bool {self._quietHours != nil}
+  /// Clears the value of `quietHours`. Subsequent reads from it will return its default value.
+  public mutating func clearQuietHours() {self._quietHours = nil}
+
+  public var mutes: [Relay_V1_MutePreference] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _doNotDisturb: Relay_V1_DoNotDisturbPreference? = nil
+  fileprivate var _quietHours: Relay_V1_QuietHoursPreference? = nil
+}
+
+/// The manual do not disturb (relayctl dnd, the wearable's toggle).
+public nonisolated struct Relay_V1_DoNotDisturbPreference: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// When it was changed, milliseconds since 1970 UTC by the phone's clock; 0: never set.
+  public var changedAtMillis: Int64 = 0
+
+  public var on: Bool = false
+
+  /// When it ends by itself, milliseconds since 1970 UTC; 0: when turned off.
+  public var untilMillis: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The daily quiet hours.
+public nonisolated struct Relay_V1_QuietHoursPreference: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var changedAtMillis: Int64 = 0
+
+  /// Off: no quiet hours (the configuration's are replaced too).
+  public var on: Bool = false
+
+  /// Minutes after midnight, 0-1439.
+  public var startMinute: UInt32 = 0
+
+  public var endMinute: UInt32 = 0
+
+  /// The days a period starts on: bit 1 Sunday ... bit 7 Saturday (bit 0 unused).
+  public var weekdays: UInt32 = 0
+
+  /// The IANA zone the times are in ("Europe/Berlin").
+  public var timeZone: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A mute of an app, or of one of its threads; removed ones stay as tombstones so that an
+/// older mute cannot come back.
+public nonisolated struct Relay_V1_MutePreference: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var changedAtMillis: Int64 = 0
+
+  /// The app's name, as AppInfo gives it.
+  public var app: String = String()
+
+  /// The thread's key (Content.thread_key); 0: the whole app.
+  public var threadKey: UInt32 = 0
+
+  /// Unmuted.
+  public var removed: Bool = false
+
+  /// When the mute ends, milliseconds since 1970 UTC; 0: always.
+  public var untilMillis: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// A wearable → phone log entry.
 public nonisolated struct Relay_V1_WearableEvent: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -1163,12 +1282,21 @@ public nonisolated struct Relay_V1_WearableEvent: Sendable {
     set {kind = .firedLocally(newValue)}
   }
 
+  public var preferences: Relay_V1_Preferences {
+    get {
+      if case .preferences(let v)? = kind {return v}
+      return Relay_V1_Preferences()
+    }
+    set {kind = .preferences(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
     case response(Relay_V1_Response)
     case alerted(Relay_V1_Alerted)
     case firedLocally(Relay_V1_FiredLocally)
+    case preferences(Relay_V1_Preferences)
 
   }
 
@@ -1777,7 +1905,7 @@ nonisolated extension Relay_V1_Capabilities: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Change"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}upsert\0\u{1}remove\0\u{3}category_upsert\0\u{3}schedule_upsert\0\u{3}schedule_remove\0\u{3}snapshot_begin\0\u{3}snapshot_end\0\u{1}settings\0\u{3}app_info\0\u{3}category_remove\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}upsert\0\u{1}remove\0\u{3}category_upsert\0\u{3}schedule_upsert\0\u{3}schedule_remove\0\u{3}snapshot_begin\0\u{3}snapshot_end\0\u{1}settings\0\u{3}app_info\0\u{3}category_remove\0\u{1}preferences\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1915,6 +2043,19 @@ nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Mes
           self.kind = .categoryRemove(v)
         }
       }()
+      case 11: try {
+        var v: Relay_V1_Preferences?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .preferences(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .preferences(v)
+        }
+      }()
       default: break
       }
     }
@@ -1965,6 +2106,10 @@ nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Mes
     case .categoryRemove?: try {
       guard case .categoryRemove(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .preferences?: try {
+      guard case .preferences(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
     }()
     case nil: break
     }
@@ -2961,9 +3106,198 @@ nonisolated extension Relay_V1_Settings: SwiftProtobuf.Message, SwiftProtobuf._M
   }
 }
 
+nonisolated extension Relay_V1_Preferences: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Preferences"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}do_not_disturb\0\u{3}quiet_hours\0\u{1}mutes\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._doNotDisturb) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._quietHours) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.mutes) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._doNotDisturb {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._quietHours {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.mutes.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.mutes, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Relay_V1_Preferences, rhs: Relay_V1_Preferences) -> Bool {
+    if lhs._doNotDisturb != rhs._doNotDisturb {return false}
+    if lhs._quietHours != rhs._quietHours {return false}
+    if lhs.mutes != rhs.mutes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Relay_V1_DoNotDisturbPreference: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DoNotDisturbPreference"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}changed_at_millis\0\u{1}on\0\u{3}until_millis\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.changedAtMillis) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.on) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.untilMillis) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.changedAtMillis != 0 {
+      try visitor.visitSingularInt64Field(value: self.changedAtMillis, fieldNumber: 1)
+    }
+    if self.on != false {
+      try visitor.visitSingularBoolField(value: self.on, fieldNumber: 2)
+    }
+    if self.untilMillis != 0 {
+      try visitor.visitSingularInt64Field(value: self.untilMillis, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Relay_V1_DoNotDisturbPreference, rhs: Relay_V1_DoNotDisturbPreference) -> Bool {
+    if lhs.changedAtMillis != rhs.changedAtMillis {return false}
+    if lhs.on != rhs.on {return false}
+    if lhs.untilMillis != rhs.untilMillis {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Relay_V1_QuietHoursPreference: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".QuietHoursPreference"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}changed_at_millis\0\u{1}on\0\u{3}start_minute\0\u{3}end_minute\0\u{1}weekdays\0\u{3}time_zone\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.changedAtMillis) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.on) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.startMinute) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.endMinute) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.weekdays) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.timeZone) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.changedAtMillis != 0 {
+      try visitor.visitSingularInt64Field(value: self.changedAtMillis, fieldNumber: 1)
+    }
+    if self.on != false {
+      try visitor.visitSingularBoolField(value: self.on, fieldNumber: 2)
+    }
+    if self.startMinute != 0 {
+      try visitor.visitSingularUInt32Field(value: self.startMinute, fieldNumber: 3)
+    }
+    if self.endMinute != 0 {
+      try visitor.visitSingularUInt32Field(value: self.endMinute, fieldNumber: 4)
+    }
+    if self.weekdays != 0 {
+      try visitor.visitSingularUInt32Field(value: self.weekdays, fieldNumber: 5)
+    }
+    if !self.timeZone.isEmpty {
+      try visitor.visitSingularStringField(value: self.timeZone, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Relay_V1_QuietHoursPreference, rhs: Relay_V1_QuietHoursPreference) -> Bool {
+    if lhs.changedAtMillis != rhs.changedAtMillis {return false}
+    if lhs.on != rhs.on {return false}
+    if lhs.startMinute != rhs.startMinute {return false}
+    if lhs.endMinute != rhs.endMinute {return false}
+    if lhs.weekdays != rhs.weekdays {return false}
+    if lhs.timeZone != rhs.timeZone {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Relay_V1_MutePreference: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MutePreference"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}changed_at_millis\0\u{1}app\0\u{3}thread_key\0\u{1}removed\0\u{3}until_millis\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.changedAtMillis) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.app) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.threadKey) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.removed) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.untilMillis) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.changedAtMillis != 0 {
+      try visitor.visitSingularInt64Field(value: self.changedAtMillis, fieldNumber: 1)
+    }
+    if !self.app.isEmpty {
+      try visitor.visitSingularStringField(value: self.app, fieldNumber: 2)
+    }
+    if self.threadKey != 0 {
+      try visitor.visitSingularUInt32Field(value: self.threadKey, fieldNumber: 3)
+    }
+    if self.removed != false {
+      try visitor.visitSingularBoolField(value: self.removed, fieldNumber: 4)
+    }
+    if self.untilMillis != 0 {
+      try visitor.visitSingularInt64Field(value: self.untilMillis, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Relay_V1_MutePreference, rhs: Relay_V1_MutePreference) -> Bool {
+    if lhs.changedAtMillis != rhs.changedAtMillis {return false}
+    if lhs.app != rhs.app {return false}
+    if lhs.threadKey != rhs.threadKey {return false}
+    if lhs.removed != rhs.removed {return false}
+    if lhs.untilMillis != rhs.untilMillis {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Relay_V1_WearableEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WearableEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}at\0\u{1}response\0\u{1}alerted\0\u{3}fired_locally\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}at\0\u{1}response\0\u{1}alerted\0\u{3}fired_locally\0\u{1}preferences\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3011,6 +3345,19 @@ nonisolated extension Relay_V1_WearableEvent: SwiftProtobuf.Message, SwiftProtob
           self.kind = .firedLocally(v)
         }
       }()
+      case 5: try {
+        var v: Relay_V1_Preferences?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .preferences(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .preferences(v)
+        }
+      }()
       default: break
       }
     }
@@ -3036,6 +3383,10 @@ nonisolated extension Relay_V1_WearableEvent: SwiftProtobuf.Message, SwiftProtob
     case .firedLocally?: try {
       guard case .firedLocally(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case .preferences?: try {
+      guard case .preferences(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
     }()
     case nil: break
     }

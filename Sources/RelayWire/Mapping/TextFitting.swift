@@ -30,7 +30,7 @@ public struct TextFitting: Sendable, Hashable {
         case .scheduleUpsert(var schedule):
             schedule.content = fitted(schedule.content)
             change.kind = .scheduleUpsert(schedule)
-        case .remove, .categoryUpsert, .categoryRemove, .scheduleRemove, .snapshotBegin, .snapshotEnd, .settings, .appInfo, nil:
+        case .remove, .categoryUpsert, .categoryRemove, .scheduleRemove, .snapshotBegin, .snapshotEnd, .settings, .appInfo, .preferences, nil:
             break
         }
         return change

@@ -25,6 +25,8 @@ public enum WireLimits {
                 ?? timestamp(schedule.scheduledAt, "schedule_upsert.scheduled_at")
         case .scheduleRemove(let schedule):
             return identifier(schedule.key, "schedule_remove.key")
+        case .preferences(let preferences):
+            return preferences.problem
         case .snapshotBegin, .snapshotEnd, .settings, .appInfo, .categoryUpsert, .categoryRemove, nil:
             return nil
         }
@@ -43,6 +45,8 @@ public enum WireLimits {
         case .firedLocally(let fired):
             return identifier(fired.scheduleKey, "fired_locally.schedule_key")
                 ?? timestamp(fired.fireDate, "fired_locally.fire_date")
+        case .preferences(let preferences):
+            return preferences.problem
         case nil:
             return nil
         }

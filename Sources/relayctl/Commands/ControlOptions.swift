@@ -12,7 +12,7 @@ struct ControlOptions: ParsableArguments {
         name: .customLong("control-socket"),
         help: ArgumentHelp(
             "The agent's control socket; default: ROLE.sock in $RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/relay, else /tmp/relay-$UID, or /run/relay/ROLE.sock (a system service's) when only that exists.",
-            discussion: "ROLE is phone for delivered, invoke, reply, dismiss, lock, unlock, dnd, reconnect and status --phone; wearable otherwise."))
+            discussion: "ROLE is phone for delivered, invoke, reply, dismiss, lock, unlock, reconnect, quiet-hours, status --phone, and dnd and mutes without --wearable; wearable otherwise."))
     var controlSocket: String?
 
     init() {}
@@ -44,6 +44,28 @@ struct ControlOptions: ParsableArguments {
         guard response.ok else {
             if json { print(String(decoding: try ControlJSON.encode(response), as: UTF8.self)) }
             throw ControlCommandError(description: "\(agent): " + (response.error ?? "the request failed"))
+        }
+        return response
+    }
+}
+
+/// The options of the commands both agents answer (`dnd`, `mutes`): which agent, JSON, the socket.
+struct EitherAgentOptions: ParsableArguments {
+    @Flag(help: "Ask relay-wearable rather than relay-phone.")
+    var wearable = false
+
+    @Flag(help: "Print the agent's JSON response as it came.")
+    var json = false
+
+    @OptionGroup var control: ControlOptions
+
+    /// Sends `phone`'s request to relay-phone, or `wearable`'s to relay-wearable; with `--json`
+    /// prints the response and returns `nil`, leaving nothing for the caller to print.
+    func send(phone: PhoneRequest, wearable request: WearableRequest) throws -> ControlResponse? {
+        let response = wearable ? try control.send(request, json: json) : try control.send(phone, json: json)
+        guard !json else {
+            print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
+            return nil
         }
         return response
     }

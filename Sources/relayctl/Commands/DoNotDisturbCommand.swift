@@ -6,11 +6,13 @@ import RelayControl
 struct DoNotDisturbCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dnd",
-        abstract: "Turn relay-phone's do not disturb on or off, or show it and the applications inhibiting notifications.",
+        abstract: "Turn do not disturb on or off, or show it and the applications inhibiting notifications.",
         discussion: """
-            While it is on, the phone's notifications arrive on the wearable silently, except time-sensitive \
-            and critical ones. It holds across restarts until turned off or its time passes. Applications \
-            turn it on too, with Inhibit on org.freedesktop.Notifications, until they call UnInhibit or leave the bus.
+            While it is on, notifications arrive on the wearable silently, except time-sensitive and \
+            critical ones. It holds across restarts until turned off or its time passes, and it is one for \
+            both devices (turned on here, on the wearable's toggle, or with --wearable, the newest change \
+            wins) unless the wearable's do_not_disturb.shared is false. Applications turn it on too, with \
+            Inhibit on relay-phone's org.freedesktop.Notifications, until they call UnInhibit or leave the bus.
             """)
 
     enum Switch: String, ExpressibleByArgument, CaseIterable {
@@ -26,10 +28,7 @@ struct DoNotDisturbCommand: ParsableCommand {
     @Option(help: "With on: until this time of day (HH:MM, today or else tomorrow), then off by itself.")
     var until: String?
 
-    @Flag(help: "Print the agent's JSON response as it came.")
-    var json = false
-
-    @OptionGroup var control: ControlOptions
+    @OptionGroup var agent: EitherAgentOptions
 
     func validate() throws {
         if change != .on, duration != nil || until != nil { throw ValidationError("--for and --until go with on") }
@@ -50,11 +49,7 @@ struct DoNotDisturbCommand: ParsableCommand {
             case .on:
                 .on(until: duration.flatMap(Self.seconds(of:)).map { Date().addingTimeInterval($0) } ?? until.flatMap { Self.next($0, after: Date()) })
             }
-        let response = try control.send(PhoneRequest.doNotDisturb(request), json: json)
-        if json {
-            print(String(decoding: try ControlJSON.encode(response), as: UTF8.self))
-            return
-        }
+        guard let response = try agent.send(phone: .doNotDisturb(request), wearable: .doNotDisturb(request)) else { return }
         print("do not disturb: \(response.values["doNotDisturb"]?.description ?? "unknown")")
         if case .list(let inhibitors)? = response.values["inhibitors"] {
             for inhibitor in inhibitors { print("  inhibited by \(inhibitor.description)") }

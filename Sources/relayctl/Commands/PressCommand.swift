@@ -6,7 +6,7 @@ struct PressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "press",
         abstract: "Press one of the wearable's keys: up, down, select or back.",
-        discussion: "Prints the screen shown afterwards: idle, shortLook, longLook, textReply, list, thread or pairing.")
+        discussion: "Prints the screen shown afterwards: idle, shortLook, longLook, textReply, list, thread, pairing, muteMenu or controls.")
 
     /// The four keys.
     enum Key: String, ExpressibleByArgument, CaseIterable {

@@ -1,0 +1,92 @@
+import Foundation
+import RelayCore
+import Testing
+
+/// The wishes both devices keep: item by item the newest change wins, whatever order the
+/// changes arrive in, and what comes back changes nothing.
+@Suite struct SharedPreferencesTests {
+    let t0 = Date(timeIntervalSince1970: 1_812_361_260)
+
+    @Test func theNewestChangeOfEachItemWinsOnBothSidesWhateverTheOrder() {
+        var phone = SharedPreferences()
+        var wearable = SharedPreferences()
+        // Apart: the wearable turns do not disturb on and mutes Chat; the phone, later, turns it
+        // off and mutes Mail.
+        let a = wearable.setDoNotDisturb(.on(until: nil), at: t0)
+        let b = wearable.mute(.app("Chat"), until: nil, at: t0 + 1)
+        let c = phone.setDoNotDisturb(.off, at: t0 + 2)
+        let d = phone.mute(.app("Mail"), until: t0 + 3600, at: t0 + 3)
+        // Each receives the other's changes, in any order.
+        phone.merge(b)
+        phone.merge(a)
+        wearable.merge(d)
+        wearable.merge(c)
+        #expect(phone == wearable)
+        #expect(phone.manualDoNotDisturb(at: t0 + 4) == nil)
+        #expect(phone.activeMutes(at: t0 + 4).map(\.scope) == [.app("Chat"), .app("Mail")])
+        // An echo, or an older change, changes nothing.
+        #expect(phone.merge(c).isEmpty && phone.merge(a).isEmpty)
+    }
+
+    @Test func aChangeMadeHereWinsEvenWithAClockBehindTheLastOne() {
+        var preferences = SharedPreferences()
+        preferences.merge({ var other = SharedPreferences(); _ = other.setDoNotDisturb(.on(until: nil), at: t0 + 60); return other }())
+        // This clock is a minute behind: the change is stamped just after the one it replaces.
+        let change = preferences.setDoNotDisturb(.off, at: t0)
+        #expect(change.doNotDisturb?.changedAt == t0 + 60.001)
+        #expect(preferences.manualDoNotDisturb == nil)
+    }
+
+    @Test func twoChangesInTheSameMillisecondPickTheSameWinnerOnBothSides() {
+        var one = SharedPreferences()
+        var other = SharedPreferences()
+        let on = one.setDoNotDisturb(.on(until: nil), at: t0)
+        let off = other.setDoNotDisturb(.off, at: t0)
+        one.merge(off)
+        other.merge(on)
+        #expect(one == other)
+    }
+
+    @Test func aRemovedMuteStaysRemovedWhenTheOlderMuteArrivesLateAndIsForgottenAfterAMonth() {
+        var wearable = SharedPreferences()
+        let muted = wearable.mute(.thread(app: "Chat", thread: "4"), until: nil, at: t0)
+        var phone = SharedPreferences()
+        phone.merge(muted)
+        let removed = phone.unmute(.thread(app: "Chat", thread: "4"), at: t0 + 10)
+        wearable.merge(removed)
+        wearable.merge(muted)
+        #expect(wearable.activeMutes(at: t0 + 20).isEmpty)
+        #expect(phone.unmute(.app("Nobody"), at: t0).isEmpty)
+        wearable.prune(at: t0 + 31 * 86_400)
+        #expect(wearable.mutes.isEmpty)
+    }
+
+    @Test func theWishesJoinTheConfigurationsPolicy() throws {
+        var preferences = SharedPreferences()
+        _ = preferences.mute(.app("Mail"), until: t0 + 60, at: t0)
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let base = AlertPolicy(quietHours: QuietHours(start: 22 * 60, end: 7 * 60, timeZone: berlin))
+        #expect(preferences.applied(to: base).quietHours == base.quietHours)
+        _ = preferences.setQuietHours(nil, at: t0)
+        _ = preferences.setDoNotDisturb(.on(until: t0 + 30), at: t0)
+        let policy = preferences.applied(to: base)
+        #expect(policy.quietHours == nil && policy.mutes == [Mute(.app("Mail"), until: t0 + 60)])
+        #expect(policy.decide(.init(level: .active, app: "Chat"), lastAlert: nil, at: t0 + 1).reason == .doNotDisturb(DoNotDisturb(source: .manual, until: t0 + 30)))
+        #expect(policy.decide(.init(level: .active, app: "Chat"), lastAlert: nil, at: t0 + 31).outcome == .alert)
+        // Not shared: the wearable's own do not disturb stands instead.
+        #expect(preferences.applied(to: base, doNotDisturbShared: false).doNotDisturb == nil)
+    }
+
+    @Test func muteDurationsAndAbsurdEnds() throws {
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        #expect(MuteDuration.hour.until(from: t0, in: berlin) == t0 + 3600)
+        #expect(MuteDuration.always.until(from: t0, in: berlin) == nil)
+        let midnight = try #require(MuteDuration.today.until(from: t0, in: berlin))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = berlin
+        #expect(midnight > t0 && midnight.timeIntervalSince(t0) <= 86_400 && calendar.component(.hour, from: midnight) == 0)
+        #expect(Mute.problem(until: nil, at: t0) == nil && Mute.problem(until: t0 + 60, at: t0) == nil)
+        #expect(Mute.problem(until: t0 - 1, at: t0)?.contains("already past") == true)
+        #expect(Mute.problem(until: t0 + 400 * 86_400, at: t0)?.contains("more than a year away") == true)
+    }
+}
