@@ -194,6 +194,7 @@ let package = Package(
                 "RelayLinkRuntime", "RelayStore", "RelaySystem", "RelayWire", "PhoneAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift, linkerSettings: agentLinking("relay-phone")),
         .executableTarget(

@@ -2,8 +2,8 @@ import Foundation
 import RelayConfig
 import RelayFuzzing
 
-/// Configuration files from arbitrary bytes: the TOML reader, the writer's round trip, and
-/// both agents' schemas with their error messages.
+/// Configuration files from arbitrary bytes: the TOML reader, the writer's round trip, both
+/// agents' schemas and the phone's filter rules (their patterns compiled) with their error messages.
 func fuzzConfig(_ data: Data) {
     let bytes = Array(data)
     guard let table = try? TOML.parse(bytes: bytes, file: "fuzz.toml") else { return }
@@ -22,6 +22,14 @@ func fuzzConfig(_ data: Data) {
     }
     do {
         _ = try WearableConfiguration(text: text, path: "/fuzz/wearable.toml")
+    } catch {
+        _ = error.description
+    }
+    do {
+        for rule in try FilterRuleFile(text: text, path: "/fuzz/filters.toml").rules {
+            _ = rule.title?.matches(text)
+            _ = rule.body?.matches(text)
+        }
     } catch {
         _ = error.description
     }

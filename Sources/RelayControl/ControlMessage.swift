@@ -29,14 +29,17 @@ public struct ControlEnvelope: Codable, Hashable, Sendable {
     public var thread: String?
     /// The quiet hours to set (`quiet-hours` with `action` `set`).
     public var quietHours: QuietHoursSpec?
+    /// A notification to run through the policy (`filter` with `action` `test`).
+    public var notification: NotificationProbe?
 
     /// Creates an envelope.
     public init(
         command: String, path: String? = nil, key: String? = nil, id: UInt32? = nil, action: String? = nil,
         text: String? = nil, level: String? = nil, until: Double? = nil, app: String? = nil, thread: String? = nil,
-        quietHours: QuietHoursSpec? = nil
+        quietHours: QuietHoursSpec? = nil, notification: NotificationProbe? = nil
     ) {
         self.quietHours = quietHours
+        self.notification = notification
         self.until = until
         self.app = app
         self.thread = thread
@@ -68,6 +71,33 @@ public struct QuietHoursSpec: Codable, Hashable, Sendable {
         self.end = end
         self.weekdays = weekdays
         self.timeZone = timeZone
+    }
+}
+
+/// A notification as `relayctl filter test` describes it, to run through the phone's filter
+/// rules and policy without posting it.
+public struct NotificationProbe: Codable, Hashable, Sendable {
+    /// The app's name.
+    public var app: String
+    /// The title (the summary).
+    public var title: String
+    /// The body.
+    public var body: String
+    /// The freedesktop category hint ("" for none).
+    public var category: String
+    /// The interruption level: passive, active, time-sensitive or critical.
+    public var level: String
+    /// The thread's identifier ("" for none).
+    public var thread: String
+
+    /// A probe.
+    public init(app: String, title: String, body: String = "", category: String = "", level: String = "active", thread: String = "") {
+        self.app = app
+        self.title = title
+        self.body = body
+        self.category = category
+        self.level = level
+        self.thread = thread
     }
 }
 

@@ -168,14 +168,16 @@ public enum PhoneRequest: ControlRequest {
     case mutes(MuteChange)
     /// The quiet hours, which the wearable keeps: shown, set or turned off.
     case quietHours(QuietHoursChange)
+    /// The filter rules: listed, read again, or a notification run through them and the policy.
+    case filter(FilterRequest)
 
     /// `phone`.
     public static let role = "phone"
     /// status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair, reconnect, dnd, mutes,
-    /// quiet-hours.
+    /// quiet-hours, filter.
     public static let commands = [
         "status", "delivered", "invoke", "reply", "dismiss", "lock", "unlock", "lock-auto", "pair", "pair-confirm", "unpair",
-        "reconnect", "dnd", "mutes", "quiet-hours",
+        "reconnect", "dnd", "mutes", "quiet-hours", "filter",
     ]
 
     /// Reads an envelope.
@@ -220,6 +222,17 @@ public enum PhoneRequest: ControlRequest {
                 self = .quietHours(.set(spec))
             default: throw .invalid(command: command, usage: "quiet-hours needs \"action\": status, set (with \"quietHours\") or off")
             }
+        case "filter":
+            switch envelope.action {
+            case "list", nil: self = .filter(.list)
+            case "reload": self = .filter(.reload)
+            case "test":
+                guard let notification = envelope.notification else {
+                    throw .invalid(command: command, usage: "filter test needs \"notification\": {app, title, body, category, level, thread}")
+                }
+                self = .filter(.test(notification))
+            default: throw .invalid(command: command, usage: "filter needs \"action\": list, reload or test (with \"notification\")")
+            }
         default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
         }
     }
@@ -244,8 +257,21 @@ public enum PhoneRequest: ControlRequest {
         case .quietHours(.status): ControlEnvelope(command: "quiet-hours", action: "status")
         case .quietHours(.off): ControlEnvelope(command: "quiet-hours", action: "off")
         case .quietHours(.set(let spec)): ControlEnvelope(command: "quiet-hours", action: "set", quietHours: spec)
+        case .filter(.list): ControlEnvelope(command: "filter", action: "list")
+        case .filter(.reload): ControlEnvelope(command: "filter", action: "reload")
+        case .filter(.test(let notification)): ControlEnvelope(command: "filter", action: "test", notification: notification)
         }
     }
+}
+
+/// What `relayctl filter` asks of the phone's filter rules.
+public enum FilterRequest: Sendable, Hashable {
+    /// The rules in force, and the file's problem if it was refused.
+    case list
+    /// Reads the file again (as SIGHUP does).
+    case reload
+    /// What the rules and the policy would decide for this notification, without posting it.
+    case test(NotificationProbe)
 }
 
 /// What `relayctl quiet-hours` asks of the quiet hours the phone sets for the wearable.

@@ -74,9 +74,12 @@ struct AlertDecision {
             reason = delivery
             return
         }
+        // The phone matched its filter rules, which have the whole text: one that always alerts
+        // goes through the wearable's do not disturb, mutes and gap too.
+        let rule = upsert.alwaysAlertRule.isEmpty ? nil : MatchedRule(name: upsert.alwaysAlertRule, action: .alwaysAlert)
         let decision = Self.policy(
             level: InterruptionLevel(upsert.content.interruptionLevel), app: app, thread: Self.thread(upsert.content.threadKey),
-            silent: silent, context: context)
+            rule: rule, silent: silent, context: context)
         alerts = decision.outcome.alerts
         reason = decision.reason.description
     }
@@ -87,10 +90,12 @@ struct AlertDecision {
 
     /// The policy's decision, the phone's silent sync counting as do not disturb when nothing
     /// else has turned it on.
-    static func policy(level: InterruptionLevel, app: String, thread: String, silent: Bool, context: AlertContext) -> PolicyDecision {
+    static func policy(
+        level: InterruptionLevel, app: String, thread: String, rule: MatchedRule? = nil, silent: Bool, context: AlertContext
+    ) -> PolicyDecision {
         var policy = context.policy
         if silent, policy.doNotDisturb(at: context.now) == nil { policy.doNotDisturb = DoNotDisturb(source: .silentSync) }
-        return policy.decide(AlertPolicy.Subject(level: level, app: app, thread: thread), lastAlert: context.lastAlert, at: context.now)
+        return policy.decide(AlertPolicy.Subject(level: level, app: app, thread: thread, rule: rule), lastAlert: context.lastAlert, at: context.now)
     }
 }
 

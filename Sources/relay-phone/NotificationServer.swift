@@ -1,5 +1,6 @@
 import PhoneAgent
 import RelayCLI
+import struct RelayCore.FilterRules
 import RelayDBus
 import RelayFreedesktop
 import RelayFreedesktopDBus
@@ -33,7 +34,8 @@ final class NotificationServer: Sendable {
     init(
         connection: DBusConnection, log: AgentLogSink, mirror: MirrorCoordinator? = nil,
         restored: [CentreRecord] = [], restoredApps: AppRequests = AppRequests(), restoredLastID: UInt32 = 0,
-        isLocked: @escaping @Sendable () -> Bool = { false }, doNotDisturb: DoNotDisturbSwitch? = nil
+        isLocked: @escaping @Sendable () -> Bool = { false }, doNotDisturb: DoNotDisturbSwitch? = nil,
+        filterRules: FilterRuleBook? = nil
     ) {
         self.connection = connection
         self.log = log
@@ -44,7 +46,8 @@ final class NotificationServer: Sendable {
                 emit: { signals in Self.emit(signals, on: connection, log: log) },
                 log: { level, line in log(line, level: level) }),
             mirror: mirror, restored: restored, restoredApps: restoredApps, restoredLastID: restoredLastID, isLocked: isLocked,
-            alertPolicy: { doNotDisturb?.policy() }, mergePreferences: { doNotDisturb?.merge($0) ?? false })
+            alertPolicy: { doNotDisturb?.policy() }, mergePreferences: { doNotDisturb?.merge($0) ?? false },
+            filterRules: { filterRules?.current() ?? FilterRules() })
     }
 
     /// Takes attached images into the phone's store for the wearable; `nil` without a mirror.

@@ -23,6 +23,8 @@ struct PhoneControl: Sendable {
     let doNotDisturb: DoNotDisturbSwitch
     /// Stores the shared wishes and sends their changes to the wearable.
     let mirror: MirrorCoordinator
+    /// The filter rules: `relayctl filter`.
+    let filterRules: FilterRuleBook
 
     func handle(_ request: PhoneRequest) -> ControlResponse {
         if let monitor, let response = monitor.handle(request) { return response }
@@ -45,6 +47,7 @@ struct PhoneControl: Sendable {
         case .doNotDisturb(let change): doNotDisturb(change)
         case .mutes(let change): mutes(change)
         case .quietHours(let change): quietHours(change)
+        case .filter(let request): filter(request)
         }
     }
 
@@ -178,7 +181,7 @@ struct PhoneControl: Sendable {
     }
 
     private func status() -> ControlResponse {
-        .success(lock.values.merging(doNotDisturb.values) { current, _ in current }.merging([
+        .success(lock.values.merging(doNotDisturb.values) { current, _ in current }.merging(filterRules.values) { current, _ in current }.merging([
             "role": .string("phone"),
             "transport": .string("loopback"),
             "server": .string(NotificationServer.busName),

@@ -41,6 +41,8 @@ struct PhoneSettings {
     var bluetoothAdapter: String? = nil
     /// The wearable's Bluetooth address, or `nil` for the one bonded device offering Relay's service.
     var wearableAddress: String? = nil
+    /// The filter rules file (it may not exist: no rules).
+    var filterRulesFile = ""
 
     /// Reads the configuration with the flags over it; a problem is written on standard error
     /// with its file, line and column (or flag) and stops the agent with exit status 1.
@@ -74,7 +76,9 @@ struct PhoneSettings {
                 hidePreviews: file.mirror.showPreviews == .never,
                 language: file.language ?? EnvironmentLanguage.tag(in: environment)),
             withoutLockSource: file.mirror.withoutLockSource == .unlocked ? .unlocked : .headless,
-            source: loaded.summary, bluetoothAdapter: file.bluetoothAdapter, wearableAddress: file.wearableAddress)
+            source: loaded.summary, bluetoothAdapter: file.bluetoothAdapter, wearableAddress: file.wearableAddress,
+            filterRulesFile: file.filterRulesFile
+                ?? (loaded.location.path as NSString).deletingLastPathComponent + "/filters.toml")
     }
 
     /// The wearable's endpoint: the configured one, checked now so that a mistake stops the

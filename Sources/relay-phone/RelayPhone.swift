@@ -65,6 +65,8 @@ struct RelayPhone: AsyncParsableCommand {
         // do the mutes; both are shared with the wearable.
         let doNotDisturb = DoNotDisturbSwitch(preferences: try mirror.storedPreferences(), log: log)
         mirror.readPreferences { doNotDisturb.preferences }
+        // Read now; again on SIGHUP and `relayctl filter reload`.
+        let filterRules = FilterRuleBook(path: settings.filterRulesFile, log: log)
         // The centre, the mirror and the keys move in memory before their commit; a disk that
         // fails leaves them ahead of it, with nothing to undo them. Stopping as a crash would is
         // the way back: the next start rebuilds from what is stored.
@@ -90,7 +92,8 @@ struct RelayPhone: AsyncParsableCommand {
         let connection = try await DBusConnection.connect(to: settings.bus)
         let server = NotificationServer(
             connection: connection, log: log, mirror: mirror, restored: restore.notifications, restoredApps: restore.apps,
-            restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked }, doNotDisturb: doNotDisturb)
+            restoredLastID: try mirror.storedLastCentreID(), isLocked: { lock.isLocked }, doNotDisturb: doNotDisturb,
+            filterRules: filterRules)
         // The `Notify` calls read from the bus at once are committed together, in one job and one sync.
         connection.aroundDispatch { round in server.committingDeliveriesByRound(round) }
         link.attach(server.coordinator)
@@ -141,7 +144,7 @@ struct RelayPhone: AsyncParsableCommand {
         }
         let control = PhoneControl(
             server: server, lock: lock, busName: connection.uniqueName, started: .now, monitor: monitor, link: link,
-            doNotDisturb: doNotDisturb, mirror: mirror)
+            doNotDisturb: doNotDisturb, mirror: mirror, filterRules: filterRules)
         let ready = "ready: \(NotificationServer.busName) on \(settings.busName) as \(connection.uniqueName), control socket \(listener.path), wearable \(link.status.state) at \(bluetooth?.target ?? link.status.endpoint), mode: \(monitor?.mode ?? "server")\n"
         // The group stops its services in the reverse of this order: the control socket first,
         // then the bus's watcher, then the link (before the bus closes below: a response it applied
@@ -153,6 +156,7 @@ struct RelayPhone: AsyncParsableCommand {
         do {
             try await AgentServices.run(
                 [
+                    AgentServices.service("filter rules on SIGHUP") { await cancelWhenGracefulShutdown { await filterRules.reloadOnHangUp() } },
                     AgentServices.service("attachment sweeper") {
                         await cancelWhenGracefulShutdown { await AttachmentSweeper.run(server: server, store: link.attachments, log: log) }
                     },

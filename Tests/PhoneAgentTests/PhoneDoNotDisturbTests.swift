@@ -59,3 +59,36 @@ import Testing
         #expect(posted(4, .passive).mayAlert)
     }
 }
+
+/// What the mirror does with the filter rule that matched.
+@Suite struct MirrorFilterRuleTests {
+    let now = Date(timeIntervalSince1970: 1_812_361_260)
+
+    @Test func aDroppedOneStaysOnThePhoneASilentOneAsksNoAlertAndAnAlwaysAlertingOneGoesThroughDoNotDisturb() {
+        var mirror = PhoneMirror()
+        let dnd = AlertPolicy(doNotDisturb: DoNotDisturb(source: .manual), minimumGap: 0)
+        func item(_ id: UInt32) -> MirrorItem {
+            MirrorItem(centreID: id, appName: "Mail", content: NotificationContent(title: "N\(id)"), category: nil, deliveredAt: now)
+        }
+        let dropped = mirror.posted(item(1), replaced: false, locked: true, rule: MatchedRule(name: "spam", action: .drop), at: now)
+        #expect(dropped.changes.isEmpty && dropped.decision == "not mirrored: filter rule \"spam\": drop")
+        let silent = mirror.posted(item(2), replaced: false, locked: true, rule: MatchedRule(name: "offers", action: .silent), at: now)
+        guard case .upsert(let quiet)? = silent.changes.last?.kind else {
+            Issue.record("a silent one is mirrored")
+            return
+        }
+        #expect(!quiet.mayAlert && quiet.noAlertReason == "filter rule \"offers\": silent")
+        let door = mirror.posted(item(3), replaced: false, locked: true, policy: dnd, rule: MatchedRule(name: "door", action: .alwaysAlert), at: now)
+        guard case .upsert(let loud)? = door.changes.last?.kind else {
+            Issue.record("an always-alerting one is mirrored")
+            return
+        }
+        #expect(loud.mayAlert && loud.alwaysAlertRule == "door", "\(door.decision)")
+        // A rule that drops an update of one already mirrored takes it off the wearable.
+        let update = mirror.posted(item(2), replaced: true, locked: true, rule: MatchedRule(name: "spam", action: .drop), at: now)
+        guard case .remove? = update.changes.last?.kind else {
+            Issue.record("the wearable's copy is removed: \(update.changes)")
+            return
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RelayCore
 import Testing
 
@@ -88,5 +89,32 @@ import Testing
         #expect(Mute.problem(until: nil, at: t0) == nil && Mute.problem(until: t0 + 60, at: t0) == nil)
         #expect(Mute.problem(until: t0 - 1, at: t0)?.contains("already past") == true)
         #expect(Mute.problem(until: t0 + 400 * 86_400, at: t0)?.contains("more than a year away") == true)
+    }
+}
+
+/// Filter rules match on every condition they give; the first that matches decides.
+@Suite struct FilterRulesTests {
+    @Test func theFirstRuleWhoseEveryConditionHoldsDecides() {
+        let rules = FilterRules([
+            FilterRule(name: "spam", app: "Spam", action: .drop),
+            FilterRule(name: "offers", category: "email", title: { $0.contains("sale") }, action: .silent),
+            FilterRule(name: "urgent mail", category: "email", level: .critical, action: .alwaysAlert),
+        ])
+        func content(_ title: String, category: String? = nil, level: InterruptionLevel = .active) -> NotificationContent {
+            var content = NotificationContent(title: title, interruptionLevel: level)
+            if let category { content.userInfo[NotificationContent.freedesktopCategoryKey] = .string(category) }
+            return content
+        }
+        #expect(rules.match(app: "Spam", content: content("anything")) == MatchedRule(name: "spam", action: .drop))
+        // A category's class matches its kinds; another class does not.
+        #expect(rules.match(app: "Mail", content: content("summer sale", category: "email.arrived"))?.name == "offers")
+        #expect(rules.match(app: "Mail", content: content("summer sale", category: "emailish")) == nil)
+        #expect(rules.match(app: "Mail", content: content("server down", category: "email", level: .critical))?.action == .alwaysAlert)
+        #expect(rules.match(app: "Mail", content: content("server down", category: "email")) == nil)
+        // A rule's patterns read at most 4 KiB of a text.
+        let seen = Mutex(0)
+        let long = FilterRules([FilterRule(name: "n", body: { text in seen.withLock { $0 = text.utf8.count }; return false }, action: .drop)])
+        _ = long.match(app: "A", content: NotificationContent(body: String(repeating: "x", count: 100_000)))
+        #expect(seen.withLock { $0 } == FilterRule.matchedBytes)
     }
 }

@@ -116,6 +116,11 @@ final class Rig: Sendable {
         guard ready.contains("mode: \(mode)") else { throw SoakFailure("relay-phone did not start in \(mode) mode: \(ready)") }
     }
 
+    /// Sends `signal` to the phone, which goes on running (SIGHUP: its filter rules are read again).
+    func signalPhone(_ signal: Int32) {
+        if let pid = agents.withLock({ $0.phone?.process.pid }) { kill(pid, signal) }
+    }
+
     /// `kill -9` of the wearable.
     func killWearable() async {
         let agent = agents.withLock { agents in

@@ -39,7 +39,8 @@ extension PhoneCoordinator {
         // Something to run after the commit goes through the committer even with nothing to
         // store, so that it keeps its place among the others.
         guard !changes.isEmpty || seq != nil || apps != nil || then != nil || outbox != nil else { return nil }
-        return mirror.record(changes, locked: isLocked(), policy: alertPolicy(), applying: seq, apps: apps, outbox: outbox, then: then)
+        return mirror.record(
+            changes, locked: isLocked(), policy: alertPolicy(), filter: filterRules(), applying: seq, apps: apps, outbox: outbox, then: then)
     }
 }
 

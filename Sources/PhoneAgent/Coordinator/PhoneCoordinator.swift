@@ -56,6 +56,8 @@ public final class PhoneCoordinator: Sendable {
     let isLocked: @Sendable () -> Bool
     /// What the mirror holds alerts back for now (do not disturb, the mutes), read at each change.
     let alertPolicy: @Sendable () -> AlertPolicy?
+    /// The user's filter rules as they stand, read at each change.
+    let filterRules: @Sendable () -> FilterRules
     /// Takes the newer items of the wearable's change of the shared wishes; returns whether any
     /// was taken (not for an echo or an older change).
     let mergePreferences: @Sendable (SharedPreferences) -> Bool
@@ -71,8 +73,10 @@ public final class PhoneCoordinator: Sendable {
         effects: Effects, mirror: MirrorCoordinator? = nil, restored: [CentreRecord] = [],
         restoredApps: AppRequests = AppRequests(), restoredLastID: UInt32 = 0,
         isLocked: @escaping @Sendable () -> Bool = { false }, alertPolicy: @escaping @Sendable () -> AlertPolicy? = { nil },
-        mergePreferences: @escaping @Sendable (SharedPreferences) -> Bool = { _ in false }
+        mergePreferences: @escaping @Sendable (SharedPreferences) -> Bool = { _ in false },
+        filterRules: @escaping @Sendable () -> FilterRules = { FilterRules() }
     ) {
+        self.filterRules = filterRules
         self.effects = effects
         self.mirror = mirror
         self.isLocked = isLocked

@@ -171,7 +171,8 @@ public final class MirrorCoordinator: Sendable {
     /// the wearable with the notifications' changes.
     @discardableResult
     public func record(
-        _ changes: [CentreChange], locked: Bool, policy: AlertPolicy? = nil, applying seq: UInt64? = nil, apps: Data? = nil,
+        _ changes: [CentreChange], locked: Bool, policy: AlertPolicy? = nil, filter: FilterRules = FilterRules(),
+        applying seq: UInt64? = nil, apps: Data? = nil,
         outbox: OutboxBatch? = nil, storingPreferences: Bool = false, preferencesChange: SharedPreferences? = nil,
         then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket {
@@ -186,7 +187,9 @@ public final class MirrorCoordinator: Sendable {
                 switch change {
                 case .posted(let item, let replaced, _):
                     paired
-                        ? mirror.posted(item, replaced: replaced, locked: locked, policy: policy, at: now)
+                        ? mirror.posted(
+                            item, replaced: replaced, locked: locked, policy: policy, rule: filter.match(app: item.appName, content: item.content),
+                            at: now)
                         : PhoneMirror.Outcome(decision: "not mirrored: no wearable is paired (relayctl pair pairs one)")
                 case .removed(let centreID, let reason):
                     mirror.removed(centreID: centreID, reason: reason)

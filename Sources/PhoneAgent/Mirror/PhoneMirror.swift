@@ -103,14 +103,23 @@ public struct PhoneMirror: Sendable {
     /// A notification was delivered or replaced in the centre. While the phone's do not disturb
     /// is on, or its app or thread is muted (`policy`, at `now`), one that would alert arrives
     /// silently unless it is time-sensitive or critical (Docs/POLICY.md); the wearable decides
-    /// the rest.
+    /// the rest. The filter `rule` that matched it, if one did, decides first: a dropped one
+    /// does not reach the wearable (and leaves it, if an earlier version had), a silent one
+    /// asks no alert, and one that always alerts says so, for the wearable to alert through.
     public mutating func posted(
-        _ item: MirrorItem, replaced: Bool, locked: Bool, policy: AlertPolicy? = nil, at now: Date
+        _ item: MirrorItem, replaced: Bool, locked: Bool, policy: AlertPolicy? = nil, rule: MatchedRule? = nil, at now: Date
     ) -> Outcome {
         let existing = mirrored[item.centreID]
         if item.isSilent {
             guard existing != nil else { return Outcome(decision: "not mirrored: a silent notification") }
             return removed(centreID: item.centreID, reason: .withdrawn)
+        }
+        if let rule, rule.action == .drop {
+            let decision = "not mirrored: \(PolicyDecision.Reason.rule(rule))"
+            guard existing != nil else { return Outcome(decision: decision) }
+            var outcome = removed(centreID: item.centreID, reason: .withdrawn)
+            outcome.decision = decision
+            return outcome
         }
         if existing == nil, !locked, settings.whenUnlocked == .none {
             return Outcome(decision: "not mirrored: the phone is unlocked and mirror.when_unlocked is \"none\" (relayctl status --phone says which lock source decides)")
@@ -123,15 +132,22 @@ public struct PhoneMirror: Sendable {
         let newDelivery = occurrence.map { !$0.firedOnWearable } ?? (existing == nil && !replaced)
         var mayAlert = locked && newDelivery
         var heldBack: PolicyDecision?
-        if mayAlert, let policy {
+        var alwaysAlertRule = ""
+        if mayAlert, policy != nil || rule != nil {
             // A thread is muted by its key, which both devices know it by.
             let thread = upsert.content.threadKey == 0 ? "" : String(upsert.content.threadKey)
-            let decision = policy.decide(
-                AlertPolicy.Subject(level: item.content.interruptionLevel, app: item.appName, thread: thread), lastAlert: nil, at: now)
+            let decision = (policy ?? AlertPolicy(minimumGap: 0)).decide(
+                AlertPolicy.Subject(level: item.content.interruptionLevel, app: item.appName, thread: thread, rule: rule), lastAlert: nil,
+                at: now)
             switch decision.reason {
             case .doNotDisturb, .muted:
                 mayAlert = false
                 heldBack = decision
+            case .rule(let matched) where matched.action == .silent:
+                mayAlert = false
+                heldBack = decision
+            case .rule(let matched) where matched.action == .alwaysAlert:
+                alwaysAlertRule = matched.name
             default:
                 break
             }
@@ -139,6 +155,7 @@ public struct PhoneMirror: Sendable {
         var change = Relay_V1_Change()
         change.upsert = upsert
         change.upsert.mayAlert = mayAlert
+        change.upsert.alwaysAlertRule = alwaysAlertRule.truncated(toUTF8Bytes: 256)
         if let heldBack {
             change.upsert.noAlertReason = heldBack.reason.description.truncated(toUTF8Bytes: 256)
         } else if !locked, newDelivery {
@@ -149,6 +166,7 @@ public struct PhoneMirror: Sendable {
         mirrored[item.centreID] = outcome.mirrored
         outcome.decision =
             heldBack.map { "mirrored without alert: \($0.reason)" }
+            ?? (alwaysAlertRule.isEmpty ? nil : "mirrored; always alerts (\(PolicyDecision.Reason.rule(rule ?? MatchedRule(name: alwaysAlertRule, action: .alwaysAlert))))")
             ?? (occurrence?.firedOnWearable == true ? "mirrored without alert (the wearable fired it while apart)"
             : mayAlert ? (occurrence != nil ? "occurrence mirrored; may alert (phone locked)" : "mirrored; may alert (phone locked)")
             : existing != nil ? "updated in place (no alert)"

@@ -27,6 +27,8 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
     public var bluetoothAdapter: String?
     /// The wearable's Bluetooth address, or `nil` for the one bonded device offering Relay's service.
     public var wearableAddress: String?
+    /// The filter rules file, or `nil` for `filters.toml` beside the configuration file.
+    public var filterRulesFile: String?
 
     /// The `[mirror]` section.
     public struct MirrorSettings: Sendable, Hashable {
@@ -106,6 +108,12 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
             "Whether the wearable shows a notification's text: \"always\", or \"never\" (the category's placeholder, "
                 + "such as \"2 new messages\"). \"when_unlocked\" acts as \"always\": the wearable alerts only while the "
                 + "phone is locked and has no lock of its own.")
+        /// `filter.rules_file`.
+        public static let filterRulesFile: ConfigKey<String> = .string(
+            "filter.rules_file", .path,
+            "The filter rules (Docs/POLICY.md, \"Filter rules\"): drop, silence or always alert notifications by app, "
+                + "category, level, title or body. Read at start, on SIGHUP and on relayctl filter reload; a file with a "
+                + "mistake is refused whole and the rules in force stay. Empty: filters.toml beside this file; none there: no rules.")
         /// `mirror.offline_alert_window_seconds`.
         public static let offlineAlertWindowSeconds: ConfigKey<Int> = .integer(
             "mirror.offline_alert_window_seconds", default: 120, range: 0...3600, unit: "seconds",
@@ -134,6 +142,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
                     Keys.whenUnlocked.erased, Keys.withoutLockSource.erased, Keys.showPreviews.erased,
                     Keys.offlineAlertWindowSeconds.erased,
                 ]),
+            ConfigSection("filter", "The user's filter rules.", keys: [Keys.filterRulesFile.erased]),
         ],
         checks: LinkSettings.checks)
 
@@ -151,6 +160,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         link = LinkSettings(values)
         bluetoothAdapter = values[Keys.bluetoothAdapter].nonEmpty
         wearableAddress = values[Keys.wearableAddress].nonEmpty
+        filterRulesFile = values[Keys.filterRulesFile].nonEmpty
         mirror = MirrorSettings(
             whenUnlocked: values[Keys.whenUnlocked], withoutLockSource: values[Keys.withoutLockSource], showPreviews: values[Keys.showPreviews],
             offlineAlertWindowSeconds: values[Keys.offlineAlertWindowSeconds])

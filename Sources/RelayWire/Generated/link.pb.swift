@@ -634,6 +634,13 @@ public nonisolated struct Relay_V1_Upsert: @unchecked Sendable {
     set {_uniqueStorage()._noAlertReason = newValue}
   }
 
+  /// Set when one of the phone's filter rules says this notification always alerts: its name.
+  /// The wearable then alerts through its do not disturb, mutes and gap (Docs/POLICY.md).
+  public var alwaysAlertRule: String {
+    get {_storage._alwaysAlertRule}
+    set {_uniqueStorage()._alwaysAlertRule = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2125,7 +2132,7 @@ nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
 nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Upsert"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{1}content\0\u{3}may_alert\0\u{3}delivered_at\0\u{1}occurrence\0\u{3}no_alert_reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{1}content\0\u{3}may_alert\0\u{3}delivered_at\0\u{1}occurrence\0\u{3}no_alert_reason\0\u{3}always_alert_rule\0")
 
   fileprivate class _StorageClass {
     var _key: UInt64 = 0
@@ -2136,6 +2143,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
     var _deliveredAt: Int64 = 0
     var _occurrence: Relay_V1_Occurrence? = nil
     var _noAlertReason: String = String()
+    var _alwaysAlertRule: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2154,6 +2162,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
       _deliveredAt = source._deliveredAt
       _occurrence = source._occurrence
       _noAlertReason = source._noAlertReason
+      _alwaysAlertRule = source._alwaysAlertRule
     }
   }
 
@@ -2180,6 +2189,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
         case 6: try { try decoder.decodeSingularInt64Field(value: &_storage._deliveredAt) }()
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._occurrence) }()
         case 8: try { try decoder.decodeSingularStringField(value: &_storage._noAlertReason) }()
+        case 9: try { try decoder.decodeSingularStringField(value: &_storage._alwaysAlertRule) }()
         default: break
         }
       }
@@ -2216,6 +2226,9 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
       if !_storage._noAlertReason.isEmpty {
         try visitor.visitSingularStringField(value: _storage._noAlertReason, fieldNumber: 8)
       }
+      if !_storage._alwaysAlertRule.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._alwaysAlertRule, fieldNumber: 9)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2233,6 +2246,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
         if _storage._deliveredAt != rhs_storage._deliveredAt {return false}
         if _storage._occurrence != rhs_storage._occurrence {return false}
         if _storage._noAlertReason != rhs_storage._noAlertReason {return false}
+        if _storage._alwaysAlertRule != rhs_storage._alwaysAlertRule {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -1,0 +1,47 @@
+import Foundation
+import RelayControl
+import RelayCore
+
+/// `relayctl filter list|reload|test` (Docs/POLICY.md, "Filter rules").
+extension PhoneControl {
+    func filter(_ request: FilterRequest) -> ControlResponse {
+        switch request {
+        case .list:
+            return .success(filterRules.values)
+        case .reload:
+            if let problem = filterRules.reload() {
+                return .failure("the filter rules were refused; the rules in force stay:\n\(problem)")
+            }
+            return .success(filterRules.values)
+        case .test(let probe):
+            return test(probe)
+        }
+    }
+
+    /// What the phone would decide for `probe` now — its filter rules, do not disturb and
+    /// mutes —, without posting anything. The wearable then keeps its quiet hours and gap.
+    private func test(_ probe: NotificationProbe) -> ControlResponse {
+        guard let level = InterruptionLevel(rawValue: probe.level) else {
+            return .failure("\"\(probe.level)\" is no interruption level; give passive, active, time-sensitive or critical")
+        }
+        var content = NotificationContent(title: probe.title, body: probe.body, threadIdentifier: probe.thread, interruptionLevel: level)
+        if !probe.category.isEmpty { content.userInfo[NotificationContent.freedesktopCategoryKey] = .string(probe.category) }
+        let rule = filterRules.current().match(app: probe.app, content: content)
+        // A thread is muted by the key the wearable knows it by; one never mirrored has none.
+        let thread = probe.thread.isEmpty ? "" : mirror.threadKey(app: probe.app, thread: probe.thread).map(String.init) ?? ""
+        let decision = doNotDisturb.policy().decide(
+            AlertPolicy.Subject(level: level, app: probe.app, thread: thread, rule: rule), lastAlert: nil, at: Date())
+        let phone: String =
+            switch decision.outcome {
+            case .drop: "not mirrored"
+            case .silent: "mirrored without an alert"
+            case .alert, .breakThrough: "mirrored; it may alert while the phone is locked"
+            }
+        return .success([
+            "outcome": .string(decision.outcome.rawValue),
+            "reason": .string(decision.reason.description),
+            "rule": .string(rule?.name ?? ""),
+            "phone": .string(phone),
+        ])
+    }
+}
