@@ -47,6 +47,11 @@ public struct PhoneDoNotDisturb: Sendable, Hashable {
         body(&preferences)
     }
 
+    /// Forgets tombstones and ended mutes older than a month (`SharedPreferences.prune`).
+    public mutating func prunePreferences(at now: Date) {
+        preferences.prune(at: now)
+    }
+
     /// Takes the newer items of the wearable's `change`; returns those taken.
     public mutating func merge(_ change: SharedPreferences) -> SharedPreferences {
         preferences.merge(change)

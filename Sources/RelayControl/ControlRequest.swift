@@ -321,12 +321,18 @@ public enum MuteChange: Sendable, Hashable {
     /// Removes the mute of `app` (or of its `thread`).
     case remove(app: String, thread: String?)
 
+    /// The longest app name a mute takes, in bytes (what the link carries).
+    public static let maximumAppBytes = 256
+
     init(_ envelope: ControlEnvelope) throws(ControlRequestError) {
         switch envelope.action {
         case "list", nil: self = .list
         case "add", "remove":
             guard let app = envelope.app, !app.isEmpty else {
                 throw .invalid(command: "mutes", usage: "mutes \(envelope.action ?? "") needs \"app\": the app's name, as `relayctl mutes` or the notification shows it")
+            }
+            guard app.utf8.count <= Self.maximumAppBytes else {
+                throw .invalid(command: "mutes", usage: "the app's name is \(app.utf8.count) bytes long, more than \(Self.maximumAppBytes); give it as the notifications show it")
             }
             let thread = envelope.thread.flatMap { $0.isEmpty ? nil : $0 }
             self = envelope.action == "add"

@@ -57,7 +57,10 @@ public struct Replica: Sendable {
         case .snapshotBegin(let begin):
             contents.snapshot = SnapshotProgress(epoch: begin.epoch)
             contents.tombstones.removeAll()
-            return [.snapshotBegan(epoch: begin.epoch), .tombstonesCleared]
+            // A new epoch may be a phone that lost its state, or a new phone: it gets every
+            // shared wish held here, merged there item by item (an echo changes nothing).
+            let shared = Relay_V1_Preferences.split(contents.preferences).map { ReplicaEffect.report(.preferences($0)) }
+            return [.snapshotBegan(epoch: begin.epoch), .tombstonesCleared] + shared
         case .snapshotEnd(let end):
             return finishSnapshot(epoch: end.epoch)
         case .scheduleUpsert(let schedule):

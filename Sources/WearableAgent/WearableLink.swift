@@ -411,12 +411,20 @@ public final class WearableLink: Sendable {
 
     private func forget(tellingThePhone: Bool) throws {
         let removed = try state.withLock { state -> [UInt64] in
-            try database.write { db in try WearableSchema.forgetAll(db) }
+            // The user's wishes stay, but for thread mutes: threads are named by the phone's
+            // keys, which a next phone gives to other threads.
+            var kept = ReplicaContents()
+            kept.preferences = state.replica.contents.preferences.forgettingThreads()
+            kept.ownDoNotDisturb = state.replica.contents.ownDoNotDisturb
+            try database.write { db in
+                try WearableSchema.forgetAll(db)
+                try WearableSchema.savePreferences(db, row: 1, Relay_V1_Preferences(kept.preferences))
+            }
             state.durability.logRewritten()
             try keys.forgetPartner()
             let removed = Array(state.replica.contents.notifications.keys)
             state.partnerKey = nil
-            state.replica = Replica()
+            state.replica = Replica(contents: kept)
             state.commands?.yield(tellingThePhone ? .unpaired("the wearable was unpaired (relayctl unpair)") : .close("the wearable was unpaired"))
             return removed
         }

@@ -63,6 +63,8 @@ public struct UIStateMachine {
             state.now = now
             state.uptime = max(state.uptime, uptime)
             expireShortLook()
+            // A mute that ends leaves the control screen's rows.
+            if case .controls = state.screen { clampPositions() }
             actions += blankPanelIfIdle()
         case .panelCannotBlank:
             state.panelCannotBlank = true

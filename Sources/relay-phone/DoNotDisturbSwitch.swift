@@ -4,7 +4,6 @@ import RelayCLI
 import RelayControl
 import RelayCore
 import RelayDBus
-import RelayStore
 import Synchronization
 
 /// The phone's do not disturb in the agent (`PhoneDoNotDisturb` behind a lock) with its bus
@@ -52,23 +51,25 @@ final class DoNotDisturbSwitch: Sendable {
         }
     }
 
-    /// Changes the shared wishes here (`relayctl dnd`, `relayctl mutes`) and hands the change to
-    /// `record`, which stores them and sends the change to the wearable. `record` runs after the
-    /// lock is released (the committer may write on this thread, reading the wishes); the order
-    /// of two changes in the log does not matter, as the newest of each item wins, and what is
-    /// stored is read when it is written. Returns `record`'s ticket (`nil` when nothing changed).
-    func changePreferences(
-        _ what: String, _ body: (inout SharedPreferences) -> SharedPreferences, record: (SharedPreferences) -> CommitTicket
-    ) -> CommitTicket? {
-        let change = change { $0.changePreferences(body) }
-        guard !change.isEmpty else { return nil }
-        log("relay-phone: " + what)
-        return record(change)
+    /// Changes the shared wishes here (`relayctl dnd`, `mutes`, `quiet-hours`); returns the
+    /// change (empty when nothing changed), for the coordinator to store and send.
+    func changePreferences(_ what: String, _ body: (inout SharedPreferences) -> SharedPreferences) -> SharedPreferences {
+        let change = change { state in
+            let change = state.changePreferences(body)
+            state.prunePreferences(at: Date())
+            return change
+        }
+        if !change.isEmpty { log("relay-phone: " + what) }
+        return change
     }
 
     /// Takes the newer items of the wearable's change; whether any was taken.
     func merge(_ incoming: SharedPreferences) -> Bool {
-        change { !$0.merge(incoming).isEmpty }
+        change { state in
+            let taken = !state.merge(incoming).isEmpty
+            state.prunePreferences(at: Date())
+            return taken
+        }
     }
 
     /// For `relayctl status --phone` and `relayctl dnd`.

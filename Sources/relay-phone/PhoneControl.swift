@@ -1,5 +1,6 @@
 import Foundation
 import PhoneAgent
+import RelayCLI
 import RelayControl
 import struct RelayCore.DoNotDisturb
 import struct RelayCore.Mute
@@ -110,7 +111,7 @@ struct PhoneControl: Sendable {
             }
             if let failure = changePreferences("un\(Mute(scope))", { $0.unmute(scope, at: Date()) }) { return failure }
         }
-        return .success(["mutes": .list(doNotDisturb.preferences.activeMutes(at: Date()).map(mute))])
+        return .success(["mutes": .list(doNotDisturb.preferences.activeMutes(at: Date()).map { $0.controlValue { key in UInt64(key).flatMap(mirror.threadName(ofKey:)) ?? key } })])
     }
 
     /// `relayctl quiet-hours set|off|status`: the quiet hours the wearable keeps, set here in
@@ -137,18 +138,6 @@ struct PhoneControl: Sendable {
         return .success(doNotDisturb.values)
     }
 
-    /// A mute as `relayctl mutes` lists it, a thread by its identifier.
-    private func mute(_ mute: Mute) -> ControlValue {
-        var object: [String: ControlValue] = ["until": .string(mute.until?.formatted(.iso8601) ?? "always")]
-        switch mute.scope {
-        case .app(let app): object["app"] = .string(app)
-        case .thread(let app, let key):
-            object["app"] = .string(app)
-            object["thread"] = .string(UInt64(key).flatMap(mirror.threadName(ofKey:)) ?? key)
-        }
-        return .object(object)
-    }
-
     /// A failure to answer with.
     private struct Refusal: Error {
         let response: ControlResponse
@@ -168,12 +157,8 @@ struct PhoneControl: Sendable {
     /// Changes the shared wishes, stores the change and sends it to the wearable; a failure to
     /// answer with, or `nil`.
     private func changePreferences(_ what: String, _ body: (inout SharedPreferences) -> SharedPreferences) -> ControlResponse? {
-        let mirror = mirror
-        let ticket = doNotDisturb.changePreferences(what, body) { change in
-            mirror.record([], locked: false, storingPreferences: true, preferencesChange: change)
-        }
         do {
-            try ticket?.waitBlocking()
+            try server.coordinator.changePreferences { doNotDisturb.changePreferences(what, body) }
         } catch {
             return .failure("could not store the change (\(error)); it is not in force after a restart")
         }

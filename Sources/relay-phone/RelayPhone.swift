@@ -64,7 +64,6 @@ struct RelayPhone: AsyncParsableCommand {
         // `relayctl dnd on` holds until `relayctl dnd off` or its time, also across restarts, as
         // do the mutes; both are shared with the wearable.
         let doNotDisturb = DoNotDisturbSwitch(preferences: try mirror.storedPreferences(), log: log)
-        mirror.readPreferences { doNotDisturb.preferences }
         // Read now; again on SIGHUP and `relayctl filter reload`.
         let filterRules = FilterRuleBook(path: settings.filterRulesFile, log: log)
         // The centre, the mirror and the keys move in memory before their commit; a disk that

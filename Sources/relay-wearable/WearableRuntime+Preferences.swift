@@ -1,4 +1,5 @@
 import Foundation
+import RelayCLI
 import RelayControl
 import RelayCore
 
@@ -49,9 +50,10 @@ extension WearableRuntime {
             case .list: break
             case .add(let app, let thread, let until):
                 if let problem = Mute.problem(until: until, at: link.now) { return .failure(problem) }
-                try link.mute(Self.scope(app: app, thread: thread), until: until)
+                guard let scope = Self.scope(app: app, thread: thread) else { return .failure(Self.threadKeyAdvice(thread)) }
+                try link.mute(scope, until: until)
             case .remove(let app, let thread):
-                let scope = Self.scope(app: app, thread: thread)
+                guard let scope = Self.scope(app: app, thread: thread) else { return .failure(Self.threadKeyAdvice(thread)) }
                 guard try link.unmute(scope) else {
                     return .failure("\(Mute(scope).description.replacingOccurrences(of: "muted ", with: "")) is not muted; `relayctl mutes` lists the mutes")
                 }
@@ -60,23 +62,20 @@ extension WearableRuntime {
             return .failure("could not store the mute: \(error); the mutes are unchanged")
         }
         let now = link.now
-        return .success(["mutes": .list(link.alertPolicy.mutes.filter { $0.isInForce(at: now) }.map(Self.value))])
+        return .success(["mutes": .list(link.alertPolicy.mutes.filter { $0.isInForce(at: now) }.map { $0.controlValue() })])
     }
 
-    /// On the wearable a thread is named by its key, as `relayctl notifications` shows it.
-    private static func scope(app: String, thread: String?) -> Mute.Scope {
-        thread.map { .thread(app: app, thread: $0) } ?? .app(app)
+    /// On the wearable a thread is named by its key, a number the phone gave it; `nil` for
+    /// anything else.
+    private static func scope(app: String, thread: String?) -> Mute.Scope? {
+        guard let thread else { return .app(app) }
+        guard let key = UInt32(thread), key > 0 else { return nil }
+        return .thread(app: app, thread: String(key))
     }
 
-    static func value(_ mute: Mute) -> ControlValue {
-        var object: [String: ControlValue] = [:]
-        switch mute.scope {
-        case .app(let app): object["app"] = .string(app)
-        case .thread(let app, let thread):
-            object["app"] = .string(app)
-            object["thread"] = .string(thread)
-        }
-        object["until"] = .string(mute.until?.formatted(.iso8601) ?? "always")
-        return .object(object)
+    private static func threadKeyAdvice(_ thread: String?) -> String {
+        "on the wearable a thread is named by its key, a number (\"\(thread ?? "")\" is none); "
+            + "mute it by its identifier on the phone (relayctl mutes add APP --thread ID), or from the wrist's long look"
     }
+
 }

@@ -43,6 +43,11 @@ import Testing
             _ = try await rig.waitUntilShown("Coffee")
             #expect(try await rig.wearableNotifications().first { $0.title == "Coffee" }?.alerts == 1)
 
+            // A thread on the wearable is named by its key, a number: an identifier is refused.
+            let byName = await #expect(throws: SoakFailure.self) {
+                try await rig.ctl(["mutes", "add", "Chat", "--thread", "team", "--wearable", "--control-socket", rig.wearableSocket])
+            }
+            #expect("\(byName.map { "\($0)" } ?? "")".contains("a thread is named by its key, a number"), "\(String(describing: byName))")
             // A mute that would end in years is refused with what to do instead.
             let far = await #expect(throws: SoakFailure.self) {
                 try await rig.ctl(["mutes", "add", "Mail", "--for", "9000h", "--control-socket", rig.phoneSocket])

@@ -46,10 +46,35 @@ import Testing
         }
         let upsert = Relay_V1_Envelope.OneOf_Body.change(.with { $0.upsert = .with {
             $0.key = .max; $0.revision = .max; $0.appKey = .max; $0.noAlertReason = Self.text(256); $0.deliveredAt = .max
+            $0.alwaysAlertRule = Self.text(256)
             $0.content = Relay_V1_Content(content, categoryKey: .max, threadKey: .max, attachments: attachments)
         } })
         let bytes = try frameBytes(upsert)
         #expect(bytes <= FrameFormat.defaultMaximumLength, "\(bytes) bytes")
+    }
+
+    /// However many mutes there are, the shared wishes travel in changes that each fit.
+    @Test func sharedWishesAtTheirLimitsFitSplitIntoChanges() throws {
+        var preferences = SharedPreferences()
+        let far = Date(timeIntervalSince1970: 253_402_300_799)
+        _ = preferences.setDoNotDisturb(.on(until: far), at: far)
+        let zone = try #require(TimeZone(identifier: "America/Argentina/ComodRivadavia"))
+        _ = preferences.setQuietHours(QuietHours(start: 1439, end: 1438, weekdays: Set(1...7), timeZone: zone), at: far)
+        for index in 0..<(3 * Relay_V1_Preferences.maximumMutes + 5) {
+            let app = String(index) + Self.text(Relay_V1_Preferences.maximumAppBytes - 4)
+            _ = preferences.mute(.thread(app: app, thread: String(UInt32.max)), until: far, at: far)
+        }
+        let parts = Relay_V1_Preferences.split(preferences)
+        #expect(parts.count == 4 && parts.allSatisfy { $0.mutes.count <= Relay_V1_Preferences.maximumMutes && $0.problem == nil })
+        for part in parts {
+            let bytes = try frameBytes(.change(.with { $0.preferences = part }))
+            #expect(bytes <= FrameFormat.defaultMaximumLength, "\(bytes) bytes")
+            let event = try frameBytes(.event(.with { $0.at = .max; $0.preferences = part }))
+            #expect(event <= FrameFormat.defaultMaximumLength, "\(event) bytes")
+        }
+        var received = SharedPreferences()
+        for part in parts { received.merge(part.preferences) }
+        #expect(received == preferences)
     }
 
     @Test func aCategoryAtTheModelsLimitsFits() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import enum RelayCore.ResponseAction
-import struct RelayCore.SharedPreferences
+public import enum RelayCore.ResponseAction
+public import struct RelayCore.SharedPreferences
 import RelayStore
 public import RelayWire
 
@@ -67,10 +67,12 @@ extension PhoneCoordinator: PhoneLinkOwner {
                 return (adopt(fired, seq: seq, mirror: mirror, &state), nil)
             }
             if case .preferences(let change) = event.kind {
-                // Stored with the entry's cursor; nothing goes back: the wearable has it already.
-                let changed = mergePreferences(change.preferences)
-                if changed { effects.log(.info, "relay-phone: the wearable changed the alert settings: \(change.preferences)") }
-                return (mirror.record([], locked: isLocked(), applying: seq, storingPreferences: changed), nil)
+                // Merged here and into what is stored, with the entry's cursor; nothing goes
+                // back: the wearable has it already.
+                if mergePreferences(change.preferences) {
+                    effects.log(.info, "relay-phone: the wearable changed the alert settings: \(change.preferences)")
+                }
+                return (mirror.record([], locked: isLocked(), applying: seq, preferencesChange: change.preferences), nil)
             }
             guard case .response(let response) = event.kind else {
                 // Alert reports are for the record only. One comes for every notification the
@@ -128,6 +130,22 @@ extension PhoneCoordinator: PhoneLinkOwner {
         let change = MirrorCoordinator.CentreChange.firedOnWearable(
             scheduleKey: fired.scheduleKey, fireDate: fired.fireDate, alerted: fired.alerted, withdraw: adoption == .withdrawn)
         return mirrorChanges(since: before, &state, signals: [], by: .phone, applying: seq, also: [change])
+    }
+
+    /// Changes the shared wishes here (`relayctl dnd`, `mutes`, `quiet-hours`): `change` makes
+    /// the change in the agent's state and returns it; it is stored and sent to the wearable
+    /// with the centre's lock held, so that no new epoch's snapshot comes between. Returns once
+    /// it is on disk; whether anything changed.
+    @discardableResult
+    public func changePreferences(_ change: () -> SharedPreferences) throws -> Bool {
+        guard let mirror else { return !change().isEmpty }
+        let ticket = state.withLock { state -> CommitTicket? in
+            let made = change()
+            guard !made.isEmpty else { return nil }
+            return mirror.record([], locked: isLocked(), preferencesChange: made, sendingPreferences: true)
+        }
+        try ticket?.waitBlocking()
+        return ticket != nil
     }
 
     public func startNewEpoch(newPartner: Bool) throws {

@@ -33,8 +33,6 @@ public final class MirrorCoordinator: Sendable {
     /// The wearable's entry last queued as applied, with the epoch of its log then, and the
     /// commit that stores it (set once queued).
     private let claimed = Mutex<(epoch: UInt64, through: UInt64, ticket: CommitTicket?)?>(nil)
-    /// Where the shared wishes are read, as they are, to store them and to put them in a snapshot.
-    private let preferences: PreferencesSource
     /// Why the last new notification was kept from the wearable; `nil` once one was mirrored.
     private let keptBack = Mutex<String?>(nil)
 
@@ -56,18 +54,11 @@ public final class MirrorCoordinator: Sendable {
         let schedules = try apps.map(AppRequestsRecord.decode)?.scheduleKeyNames ?? []
         mirror = Mutex(
             PhoneMirror(keys: WireKeyTable(stored: keys), mirrored: mirrored, schedules: schedules, settings: settings))
-        let storedPreferences = try Self.storedPreferences(link.database)
-        preferences = PreferencesSource { storedPreferences }
     }
 
     /// The apps' registrations as stored, if any.
     public func storedAppRequests() throws -> AppRequestsRecord? {
         try link.database.read { db in try PhoneSchema.value(db, AppRequestsRecord.storageName) }.map(AppRequestsRecord.decode)
-    }
-
-    /// Reads the shared wishes from `source` from now on (until then: as stored at start).
-    public func readPreferences(from source: @escaping @Sendable () -> SharedPreferences) {
-        preferences.set(source)
     }
 
     /// The name the shared wishes are stored under (`centre_state`).
@@ -76,18 +67,26 @@ public final class MirrorCoordinator: Sendable {
     /// The shared wishes as stored; none before any was set. A manual do not disturb stored by an
     /// earlier version (`dnd_until`) is taken over.
     public func storedPreferences() throws -> SharedPreferences {
-        try Self.storedPreferences(link.database)
+        try link.database.read(Self.storedPreferences)
     }
 
-    private static func storedPreferences(_ database: RelayDatabase) throws -> SharedPreferences {
-        try database.read { db in
-            if let stored = try PhoneSchema.value(db, preferencesName) { return try Relay_V1_Preferences(serializedBytes: stored).preferences }
-            var preferences = SharedPreferences()
-            if let until = try PhoneSchema.doNotDisturb(db) {
-                _ = preferences.setDoNotDisturb(.on(until: until.map(Date.init(timeIntervalSince1970:))), at: Date(timeIntervalSince1970: 0))
-            }
-            return preferences
+    private static func storedPreferences(_ db: Database) throws -> SharedPreferences {
+        if let stored = try PhoneSchema.value(db, preferencesName) { return try Relay_V1_Preferences(serializedBytes: stored).preferences }
+        var preferences = SharedPreferences()
+        if let until = try PhoneSchema.doNotDisturb(db) {
+            _ = preferences.setDoNotDisturb(.on(until: until.map(Date.init(timeIntervalSince1970:))), at: Date(timeIntervalSince1970: 0))
         }
+        return preferences
+    }
+
+    /// Merges `change` into the stored wishes inside the transaction, forgetting old tombstones:
+    /// each commit adds its own change to what earlier ones stored, so what is stored never holds
+    /// a change whose own commit (and log entry) a crash could still take back.
+    private static func storePreferences(_ db: Database, merging change: SharedPreferences, at now: Date) throws {
+        var stored = try storedPreferences(db)
+        stored.merge(change)
+        stored.prune(at: now)
+        try PhoneSchema.setValue(db, preferencesName, try Relay_V1_Preferences(stored).serializedBytes())
     }
 
     /// The centre's records as stored, to rebuild the centre at start-up.
@@ -165,15 +164,15 @@ public final class MirrorCoordinator: Sendable {
     /// announce what a crash could still undo). `outbox`, signals encoded by the owner, is
     /// stored in the same transaction (`SignalOutboxTable`) for the owner to emit afterwards.
     ///
-    /// With `storingPreferences`, the shared wishes changed: all of them, as they are when the
-    /// transaction is written (`readPreferences`), are stored in it, so that of two changes
-    /// committed in turn the later stores both. `preferencesChange`, a change made here, goes to
-    /// the wearable with the notifications' changes.
+    /// `preferencesChange`, a change of the shared wishes, is merged into the stored ones in the
+    /// same transaction; with `sendingPreferences` (a change made here, not one the wearable
+    /// sent) it goes to the wearable with the notifications' changes. Call with the centre's
+    /// lock held, as for every change, so that a new epoch's snapshot cannot come between.
     @discardableResult
     public func record(
         _ changes: [CentreChange], locked: Bool, policy: AlertPolicy? = nil, filter: FilterRules = FilterRules(),
         applying seq: UInt64? = nil, apps: Data? = nil,
-        outbox: OutboxBatch? = nil, storingPreferences: Bool = false, preferencesChange: SharedPreferences? = nil,
+        outbox: OutboxBatch? = nil, preferencesChange: SharedPreferences? = nil, sendingPreferences: Bool = false,
         then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket {
         let now = Date()
@@ -220,16 +219,15 @@ public final class MirrorCoordinator: Sendable {
             return centreID
         }
         let assigned = outcomes.flatMap(\.assigned)
-        let preferencesEntry = preferencesChange.flatMap { $0.isEmpty ? nil : PhoneMirror.preferencesChange($0) }
-        let logged = paired ? outcomes.flatMap(\.changes) + (preferencesEntry.map { [$0] } ?? []) : []
-        let preferences = storingPreferences ? self.preferences : nil
+        let preferencesEntries = sendingPreferences ? preferencesChange.map(PhoneMirror.preferencesChanges) ?? [] : []
+        let logged = paired ? outcomes.flatMap(\.changes) + preferencesEntries : []
         let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
         let link = self.link
         let work: @Sendable (Database) throws -> Void = { db in
             if let seq { _ = try LinkLogTables.claim(db, seq: seq) }
             if let outbox { outbox.stored(through: try SignalOutboxTable.append(db, outbox.signals, bus: outbox.bus)) }
             if let apps { try PhoneSchema.setValue(db, AppRequestsRecord.storageName, apps) }
-            if let preferences { try PhoneSchema.setValue(db, Self.preferencesName, try Relay_V1_Preferences(preferences.current()).serializedBytes()) }
+            if let preferencesChange, !preferencesChange.isEmpty { try Self.storePreferences(db, merging: preferencesChange, at: now) }
             for assignment in assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }
@@ -298,15 +296,14 @@ public final class MirrorCoordinator: Sendable {
         let items = items.map(withAttachments)
         let schedules = schedules.map(withAttachments)
         let epoch = LinkLogTables.freshEpoch()
-        let preferences = self.preferences.current()
         let (skipped, outcome, mirrored) = mirror.withLock { mirror in
-            mirror.preferences = preferences
             if newPartner { mirror.forgetMirrored() }
             let skipped = skippingKeys ? mirror.skipKeysAhead() : []
             let outcome = mirror.snapshot(items, schedules: schedules, epoch: epoch)
             return (skipped, outcome, mirror.mirrored)
         }
-        let logged = link.isPaired ? outcome.changes : []
+        let paired = link.isPaired
+        let logged = paired ? outcome.changes : []
         let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
         let (link, logger) = (self.link, self.logger)
         // The mirror has moved to the new epoch and cannot go back: a failed write stops the
@@ -323,7 +320,10 @@ public final class MirrorCoordinator: Sendable {
             for (centreID, mirrored) in mirrored {
                 try PhoneSchema.saveMirroredKey(db, centreID: centreID, key: mirrored.key, revision: mirrored.revision)
             }
-            let appended = try logged.map { change in
+            // The shared wishes as stored by every commit before this one: merged on the wearable
+            // item by item, so what it changed meanwhile and newer stays.
+            let preferences = paired ? PhoneMirror.preferencesChanges(try Self.storedPreferences(db)) : []
+            let appended = try (logged + preferences).map { change in
                 let body = Relay_V1_Envelope.OneOf_Body.change(change)
                 return (seq: try LinkLogTables.append(db, body), body: body)
             }
@@ -396,23 +396,5 @@ public final class MirrorCoordinator: Sendable {
         case .unscheduled(let appName, let identifier): "\(appName)/\(identifier)"
         case .firedOnWearable(let scheduleKey, let fireDate, _, _): "schedule \(scheduleKey) at \(fireDate)"
         }
-    }
-}
-
-/// Where the shared wishes are read: a function set once the agent holds them.
-final class PreferencesSource: Sendable {
-    private let source: Mutex<@Sendable () -> SharedPreferences>
-
-    init(_ initial: @escaping @Sendable () -> SharedPreferences) {
-        source = Mutex(initial)
-    }
-
-    func set(_ source: @escaping @Sendable () -> SharedPreferences) {
-        self.source.withLock { $0 = source }
-    }
-
-    /// The wishes as they are now (read outside this lock: the source takes its own).
-    func current() -> SharedPreferences {
-        source.withLock { $0 }()
     }
 }

@@ -47,8 +47,6 @@ public struct PhoneMirror: Sendable {
     public private(set) var schedules: [String: Mirrored] = [:]
     /// How to mirror.
     public var settings: MirrorSettings
-    /// The wishes shared with the wearable, all of them, for a snapshot to carry.
-    public var preferences = SharedPreferences()
     /// Categories and apps as last sent in this log epoch, so unchanged ones are not resent.
     private var sentCategories: [UInt64: Relay_V1_Category] = [:]
     private var sentApps: [UInt64: String] = [:]
@@ -199,9 +197,6 @@ public struct PhoneMirror: Sendable {
         begin.snapshotBegin.epoch = epoch
         outcome.changes.append(begin)
         outcome.changes.append(settingsChange())
-        // Merged on the wearable, newest item winning: a snapshot does not undo what the wearable
-        // changed meanwhile.
-        if !preferences.isEmpty { outcome.changes.append(Self.preferencesChange(preferences)) }
         for item in items.sorted(by: { $0.centreID < $1.centreID }) {
             guard let existing = mirrored[item.centreID] else { continue }
             var upsert = makeUpsert(item, existing: existing, into: &outcome)
@@ -227,11 +222,9 @@ public struct PhoneMirror: Sendable {
         return outcome
     }
 
-    /// Shared wishes as a change.
-    public static func preferencesChange(_ preferences: SharedPreferences) -> Relay_V1_Change {
-        var change = Relay_V1_Change()
-        change.preferences = Relay_V1_Preferences(preferences)
-        return change
+    /// Shared wishes as changes, each small enough for a frame.
+    public static func preferencesChanges(_ preferences: SharedPreferences) -> [Relay_V1_Change] {
+        Relay_V1_Preferences.split(preferences).map { part in Relay_V1_Change.with { $0.preferences = part } }
     }
 
     /// The settings as a change.

@@ -71,7 +71,9 @@ public enum MuteDuration: Sendable, Hashable, CaseIterable {
         case .today:
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = timeZone
+            // A calendar that finds no midnight (none should fail) still ends it within a day.
             return calendar.nextDate(after: now, matching: DateComponents(hour: 0, minute: 0, second: 0), matchingPolicy: .nextTime)
+                ?? now.addingTimeInterval(86_400)
         }
     }
 }
@@ -90,10 +92,9 @@ extension Mute {
     /// more than a year away (then `instead` says what to do); `nil` when it can.
     public static func endProblem(_ what: String, until: Date?, at now: Date, instead: String) -> String? {
         guard let until else { return nil }
-        if until <= now { return "\(what) would end at \(until.formatted(.iso8601)), which is already past; give a time to come" }
-        if until.timeIntervalSince(now) > longest {
-            return "\(what) would end at \(until.formatted(.iso8601)), more than a year away; \(instead)"
-        }
+        // Only a time within a year of now is formatted: a calendar is not asked about year 10^300.
+        if until <= now { return "\(what) would end before now; give a time to come" }
+        if until.timeIntervalSince(now) > longest { return "\(what) would end more than a year away; \(instead)" }
         return nil
     }
 }

@@ -20,12 +20,13 @@ public struct SharedPreferences: Sendable, Hashable {
             self.changedAt = changedAt
         }
 
-        /// Whether this change wins over `other`: it is newer, or as new with a larger value
-        /// (so that both devices pick the same of two changes made in the same millisecond).
-        public func wins(over other: Stamped<Value>?) -> Bool {
+        /// Whether this change wins over `other`: it is newer, or as new with a later value in a
+        /// fixed order (so that both devices pick the same of two changes made in the same
+        /// millisecond).
+        public func wins(over other: Stamped<Value>?) -> Bool where Value: TieBreaking {
             guard let other else { return true }
             if changedAt != other.changedAt { return changedAt > other.changedAt }
-            return String(describing: value) > String(describing: other.value)
+            return value.tieKey > other.value.tieKey
         }
     }
 
@@ -66,7 +67,7 @@ public struct SharedPreferences: Sendable, Hashable {
     static func stamp(_ now: Date, after last: Date?) -> Date {
         let rounded = millisecond(now)
         guard let last, rounded <= last else { return rounded }
-        return last.addingTimeInterval(0.001)
+        return millisecond(last.addingTimeInterval(0.001))
     }
 
     /// `date` to the millisecond, as the wire carries it.
@@ -179,6 +180,14 @@ public struct SharedPreferences: Sendable, Hashable {
         .sorted { $0.scope.sortKey < $1.scope.sortKey }
     }
 
+    /// These wishes without any thread's mute or its tombstone: threads are named by the keys
+    /// one phone gave them, which another phone gives to other threads.
+    public func forgettingThreads() -> SharedPreferences {
+        var kept = self
+        kept.mutes = mutes.filter { scope, _ in if case .app = scope { true } else { false } }
+        return kept
+    }
+
     /// The policy `base` (the configuration's) with these wishes: the manual do not disturb
     /// when `doNotDisturbShared` and set, the quiet hours once set, the mutes. What has ended by
     /// its time stays in it and holds nothing back (the policy compares with its own `now`).
@@ -210,6 +219,45 @@ extension SharedPreferences: CustomStringConvertible {
             }
         }
         return parts.isEmpty ? "nothing" : parts.joined(separator: "; ")
+    }
+}
+
+/// A value two changes made in the same millisecond are ordered by, the same on both devices:
+/// its times to the millisecond, as the wire carries them.
+public protocol TieBreaking {
+    /// The value in a fixed, total order.
+    var tieKey: String { get }
+}
+
+extension SharedPreferences.ManualDoNotDisturb: TieBreaking {
+    public var tieKey: String {
+        switch self {
+        case .off: "0"
+        case .on(let until): "1:" + SharedPreferences.millisecondKey(until)
+        }
+    }
+}
+
+extension SharedPreferences.MuteState: TieBreaking {
+    public var tieKey: String {
+        switch self {
+        case .removed: "0"
+        case .muted(let until): "1:" + SharedPreferences.millisecondKey(until)
+        }
+    }
+}
+
+extension Optional: TieBreaking where Wrapped == QuietHours {
+    public var tieKey: String { map { "1:\($0)" } ?? "0" }
+}
+
+extension SharedPreferences {
+    /// A time as a fixed-width count of milliseconds (`nil`, never, last), for `tieKey`.
+    static func millisecondKey(_ date: Date?) -> String {
+        guard let date else { return "~" }
+        // Within ±9e15 ms (285,000 years): shifted to be positive, the digits sort as the times.
+        let millis = Int64(min(max((date.timeIntervalSince1970 * 1000).rounded(), -9e15), 9e15))
+        return String(format: "%020lld", millis + 9_000_000_000_000_000)
     }
 }
 

@@ -201,20 +201,12 @@ public enum PhoneSchema {
         }
     }
 
-    /// The manual do not disturb (`relayctl dnd`): `nil` when off, else until when (`nil`: until
-    /// turned off), as seconds since 1970.
+    /// The manual do not disturb as an earlier version stored it (`relayctl dnd`, now among the
+    /// shared wishes, which take it over): `nil` when off, else until when (`nil`: until turned
+    /// off), as seconds since 1970.
     public static func doNotDisturb(_ db: Database) throws -> Double?? {
         guard let value = try Double.fetchOne(db, sql: "SELECT value FROM centre_state WHERE name = 'dnd_until'") else { return nil }
         return .some(value > 0 ? value : nil)
-    }
-
-    /// Stores the manual do not disturb: off (`on` false), or on until `until` (`nil`: until turned off).
-    public static func setDoNotDisturb(_ db: Database, on: Bool, until: Double?) throws {
-        if on {
-            try db.execute(sql: "INSERT OR REPLACE INTO centre_state (name, value) VALUES ('dnd_until', ?)", arguments: [until ?? 0])
-        } else {
-            try db.execute(sql: "DELETE FROM centre_state WHERE name = 'dnd_until'")
-        }
     }
 
     /// Forgets the link's logs (unpairing); the centre and its keys stay.

@@ -25,14 +25,17 @@ extension Relay_V1_Preferences {
                 quietHours.timeZone = hours.timeZone.identifier
             }
         }
-        mutes = preferences.mutes.sorted { $0.key.sortKey < $1.key.sortKey }.map { scope, stamped in
+        mutes = preferences.mutes.sorted { $0.key.sortKey < $1.key.sortKey }.compactMap { scope, stamped in
             var mute = Relay_V1_MutePreference()
             mute.changedAtMillis = Self.millis(stamped.changedAt)
             switch scope {
             case .app(let app): mute.app = app
             case .thread(let app, let thread):
+                // A thread is named by its key; a name that is none (which the agents refuse
+                // when a mute is set) is left out rather than sent as the whole app.
+                guard let key = UInt32(thread), key > 0, String(key) == thread else { return nil }
                 mute.app = app
-                mute.threadKey = UInt32(thread) ?? 0
+                mute.threadKey = key
             }
             switch stamped.value {
             case .removed: mute.removed = true
@@ -40,6 +43,21 @@ extension Relay_V1_Preferences {
             }
             return mute
         }
+    }
+
+    /// `preferences` as changes of at most `maximumMutes` mutes each (the first with do not
+    /// disturb and the quiet hours), so that each fits in a frame however many there are;
+    /// merging item by item, the receiver ends with the same whichever way they are split.
+    public static func split(_ preferences: SharedPreferences) -> [Relay_V1_Preferences] {
+        let whole = Relay_V1_Preferences(preferences)
+        guard whole.mutes.count > maximumMutes else { return whole.isEmpty ? [] : [whole] }
+        var parts: [Relay_V1_Preferences] = []
+        for start in stride(from: 0, to: whole.mutes.count, by: maximumMutes) {
+            var part = start == 0 ? whole : Relay_V1_Preferences()
+            part.mutes = Array(whole.mutes[start..<min(start + maximumMutes, whole.mutes.count)])
+            parts.append(part)
+        }
+        return parts
     }
 
     /// Whether it carries nothing.
@@ -56,8 +74,10 @@ extension Relay_V1_Preferences {
             if quietHours.startMinute >= 1440 || quietHours.endMinute >= 1440 {
                 return "preferences.quiet_hours: \(quietHours.startMinute)–\(quietHours.endMinute) are not minutes of a day"
             }
-            if TimeZone(identifier: quietHours.timeZone) == nil {
-                return "preferences.quiet_hours.time_zone \"\(quietHours.timeZone.truncated(toUTF8Bytes: 64))\" is no time zone"
+            // A zone this device's tzdata lacks is not an error of the change: that item is
+            // skipped (`preferences`), the rest taken.
+            if quietHours.timeZone.utf8.count > Self.maximumTimeZoneBytes {
+                return "preferences.quiet_hours.time_zone is \(quietHours.timeZone.utf8.count) bytes, more than \(Self.maximumTimeZoneBytes)"
             }
         }
         if mutes.count > Self.maximumMutes { return "preferences: \(mutes.count) mutes, more than \(Self.maximumMutes)" }
@@ -67,8 +87,11 @@ extension Relay_V1_Preferences {
         return nil
     }
 
-    /// The most mutes one change carries.
-    public static let maximumMutes = 4096
+    /// The most mutes one change carries: with the longest app names, a change of them still
+    /// fits in a frame (FrameFitTests).
+    public static let maximumMutes = 48
+    /// The longest time zone name, in bytes.
+    public static let maximumTimeZoneBytes = 64
     /// The longest app name a mute names, in bytes.
     public static let maximumAppBytes = 256
     static let timeLimits = (WireLimits.timestamps.lowerBound * 1000)...(WireLimits.timestamps.upperBound * 1000)
@@ -81,13 +104,17 @@ extension Relay_V1_Preferences {
             : nil
         var hours: SharedPreferences.Stamped<QuietHours?>?
         if hasQuietHours {
-            var value: QuietHours?
-            if quietHours.on, quietHours.startMinute < 1440, quietHours.endMinute < 1440, let zone = TimeZone(identifier: quietHours.timeZone) {
-                value = QuietHours(
-                    start: Int(quietHours.startMinute), end: Int(quietHours.endMinute),
-                    weekdays: Set((1...7).filter { quietHours.weekdays & (1 << UInt32($0)) != 0 }), timeZone: zone)
+            let changedAt = Self.date(quietHours.changedAtMillis) ?? Date(timeIntervalSince1970: 0)
+            if !quietHours.on {
+                hours = .init(nil, changedAt: changedAt)
+            } else if quietHours.startMinute < 1440, quietHours.endMinute < 1440, let zone = TimeZone(identifier: quietHours.timeZone) {
+                hours = .init(
+                    QuietHours(
+                        start: Int(quietHours.startMinute), end: Int(quietHours.endMinute),
+                        weekdays: Set((1...7).filter { quietHours.weekdays & (1 << UInt32($0)) != 0 }), timeZone: zone),
+                    changedAt: changedAt)
             }
-            hours = .init(value, changedAt: Self.date(quietHours.changedAtMillis) ?? Date(timeIntervalSince1970: 0))
+            // Else a zone this device does not know: the item is left out, the quiet hours held stay.
         }
         var muted: [Mute.Scope: SharedPreferences.Stamped<SharedPreferences.MuteState>] = [:]
         for mute in mutes {
