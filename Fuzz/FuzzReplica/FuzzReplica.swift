@@ -14,9 +14,9 @@ func fuzzReplica(_ data: Data) {
     var now = Date(timeIntervalSince1970: 1_800_000_000)
     var rest = data[...]
     var linkUp = true
-    // Every input of the policy in play: quiet hours, a mute, the gap.
+    // Every input of the policy in play: quiet hours, a mute, the gap, a thread's burst.
     let policy = AlertPolicy(quietHours: QuietHours(start: 22 * 60, end: 7 * 60, timeZone: .gmt), mutes: [Mute(.app("App 1"))])
-    var lastAlert: Date?
+    var memory = AlertMemory()
     while rest.count >= 3 {
         let control = rest[rest.startIndex]
         let length = Int(rest[rest.startIndex + 1]) << 8 | Int(rest[rest.startIndex + 2])
@@ -31,11 +31,15 @@ func fuzzReplica(_ data: Data) {
             _ = replica.linkChanged(at: now)
         }
         if let change = try? Relay_V1_Change(serializedBytes: Data(body)) {
-            let effects = replica.apply(change, catchUp: control & 2 == 2, context: AlertContext(policy: policy, now: now, lastAlert: lastAlert))
-            if effects.contains(where: \.alerts) { lastAlert = now }
+            var context = AlertContext(policy: policy, now: now)
+            context.memory = memory
+            let effects = replica.apply(change, catchUp: control & 2 == 2, context: context)
+            memory.note(effects, in: replica.contents, at: now)
         }
         if !linkUp {
-            _ = replica.fireDue(context: AlertContext(policy: policy, now: now, lastAlert: lastAlert))
+            var context = AlertContext(policy: policy, now: now)
+            context.memory = memory
+            _ = replica.fireDue(context: context)
             _ = replica.nextLocalFireDate()
         }
     }

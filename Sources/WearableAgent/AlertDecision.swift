@@ -13,14 +13,55 @@ public struct AlertContext: Sendable {
     public var sharesDoNotDisturb = true
     /// Now, by the wearable's clock (corrected by the phone's).
     public var now: Date
-    /// When the wearable last alerted, if it has since it started.
-    public var lastAlert: Date?
+    /// When the wearable last alerted, and each thread did.
+    public var memory: AlertMemory
 
     /// A context.
     public init(policy: AlertPolicy, now: Date, lastAlert: Date? = nil) {
         self.policy = policy
         self.now = now
+        memory = AlertMemory(lastAlert: lastAlert)
+    }
+
+    /// When the wearable last alerted, if it has since it started.
+    public var lastAlert: Date? {
+        get { memory.lastAlert }
+        set { memory.lastAlert = newValue }
+    }
+}
+
+/// When the wearable last alerted, and when each thread did: what the gap between vibrations
+/// and a thread's burst count from (Docs/POLICY.md). Kept in memory: after a restart nothing
+/// counts as recent.
+public struct AlertMemory: Sendable {
+    /// The last alert.
+    public var lastAlert: Date?
+    /// The last alert of each thread, by app and thread key; those older than an hour are let go.
+    private var threads: [String: Date] = [:]
+
+    /// A memory of `lastAlert` alone.
+    public init(lastAlert: Date? = nil) {
         self.lastAlert = lastAlert
+    }
+
+    /// When a notification of `app` in `thread` ("" for none) last alerted.
+    func lastAlert(app: String, thread: String) -> Date? {
+        thread.isEmpty ? nil : threads[app + "\u{1F}" + thread]
+    }
+
+    /// Notes an alert at `now` of a notification of `app` in `thread`.
+    mutating func alerted(app: String, thread: String, at now: Date) {
+        lastAlert = now
+        guard !thread.isEmpty else { return }
+        threads = threads.filter { _, date in abs(now.timeIntervalSince(date)) < 3600 }
+        threads[app + "\u{1F}" + thread] = now
+    }
+
+    /// Notes the alerts among `effects`, whose apps `contents` names.
+    public mutating func note(_ effects: [ReplicaEffect], in contents: ReplicaContents, at now: Date) {
+        for case .stored(let record, alert: true) in effects {
+            alerted(app: contents.appName(record.appKey), thread: AlertDecision.thread(record.content.threadKey), at: now)
+        }
     }
 }
 
@@ -95,7 +136,9 @@ struct AlertDecision {
     ) -> PolicyDecision {
         var policy = context.policy
         if silent, policy.doNotDisturb(at: context.now) == nil { policy.doNotDisturb = DoNotDisturb(source: .silentSync) }
-        return policy.decide(AlertPolicy.Subject(level: level, app: app, thread: thread, rule: rule), lastAlert: context.lastAlert, at: context.now)
+        return policy.decide(
+            AlertPolicy.Subject(level: level, app: app, thread: thread, rule: rule), lastAlert: context.memory.lastAlert,
+            lastThreadAlert: context.memory.lastAlert(app: app, thread: thread), at: context.now)
     }
 }
 

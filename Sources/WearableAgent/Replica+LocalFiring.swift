@@ -82,7 +82,9 @@ extension Replica {
                 thread: AlertDecision.thread(schedule.content.threadKey), silent: contents.settings.silent, context: context)
             let alerts = decision.outcome.alerts
             // Two requests due at once buzz once: the second is within the gap of the first.
-            if alerts { context.lastAlert = now }
+            if alerts {
+                context.memory.alerted(app: contents.appName(schedule.appKey), thread: AlertDecision.thread(schedule.content.threadKey), at: now)
+            }
             for date in dates {
                 var fired = Relay_V1_FiredLocally()
                 fired.scheduleKey = key

@@ -97,7 +97,7 @@ extension WearableLink {
         let now = configuration.clock.now()
         let effects = try state.withLock { state -> [ReplicaEffect] in
             let caughtUpThrough = state.caughtUpThrough[connection] ?? 0
-            var context = alertContext(now: now, lastAlert: state.lastAlert)
+            var context = alertContext(now: now, memory: state.alerts)
             return try update(&state, at: now) { replica, db in
                 // Two connections may overlap for a moment (a reconnect before the old one
                 // noticed); the stored cursor, read in the transaction that moves it, decides.
@@ -117,7 +117,7 @@ extension WearableLink {
                     let catchUp = entry.seq <= caughtUpThrough && isCatchUp(change, now: now)
                     let effects = replica.apply(change, catchUp: catchUp, context: context)
                     // A burst in one read buzzes once: what follows an alert is within its gap.
-                    if effects.contains(where: \.alerts) { context.lastAlert = now }
+                    context.memory.note(effects, in: replica.contents, at: now)
                     update.effects += effects
                     update.claimed.append(entry.seq)
                 }

@@ -47,7 +47,7 @@ extension WearableLink {
                     _ = try update(&state, at: now) { replica, _ in ReplicaUpdate(effects: replica.linkChanged(at: now)) }
                     return state.replica.nextLocalFireDate()
                 }
-                let context = alertContext(now: now, lastAlert: state.lastAlert)
+                let context = alertContext(now: now, memory: state.alerts)
                 let effects = try update(&state, at: now) { replica, _ in ReplicaUpdate(effects: replica.fireDue(context: context)) }
                 if !effects.isEmpty {
                     for case .firedHere(let key, let fireDate, let alerted) in effects {

@@ -11,8 +11,9 @@ extension WearableLink {
 
     /// The context a decision is taken in: the configuration's policy, to which the replica adds
     /// the wishes it holds.
-    func alertContext(now: Date, lastAlert: Date?) -> AlertContext {
-        var context = AlertContext(policy: configuration.alertPolicy, now: now, lastAlert: lastAlert)
+    func alertContext(now: Date, memory: AlertMemory) -> AlertContext {
+        var context = AlertContext(policy: configuration.alertPolicy, now: now)
+        context.memory = memory
         context.sharesDoNotDisturb = configuration.sharesDoNotDisturb
         return context
     }

@@ -68,7 +68,7 @@ extension WearableLink {
             throw error
         }
         state.replica = replica
-        if effects.contains(where: \.alerts) { state.lastAlert = now }
+        state.alerts.note(effects, in: replica.contents, at: now)
         // Queued for the screen with the lock held: two overlapping connections apply
         // consecutive entries, and the screen must hear of them in the order they committed.
         var presented = ReplicaPresentation.events(for: effects, in: replica.contents)

@@ -117,8 +117,8 @@ public final class WearableLink: Sendable {
         var peer: Relay_V1_Hello?
         /// What the phone's clock last did to this one (its Hello, then each heartbeat), for status.
         var clockAdjustment: ClockAdjustment?
-        /// When the wearable last alerted (the gap between vibrations counts from it).
-        var lastAlert: Date?
+        /// When the wearable last alerted, and each thread (the gap and a thread's burst count from them).
+        var alerts = AlertMemory()
         var connectedSince: Date?
         var lastError: String?
         var pairing: PairingSession?

@@ -41,6 +41,8 @@ public enum ScreenModel: Hashable, Sendable {
         public var title: String
         /// The placeholder summary while previews are hidden ("1 Comment").
         public var placeholder: String?
+        /// How many earlier notifications of its thread came in the same burst.
+        public var more = 0
     }
 
     /// The long look's content: always the real content, because opening it is the user's
@@ -119,7 +121,9 @@ extension ScreenModel {
                 self = .idle(idle)
                 return
             }
-            self = .shortLook(summary.shortLook(for: notification))
+            var look = summary.shortLook(for: notification)
+            look.more = state.shortLookMore
+            self = .shortLook(look)
         case .longLook(let position):
             guard let notification = state.notification(position.identifier) else {
                 self = .idle(idle)

@@ -32,7 +32,8 @@ extension ScreenRenderer {
                             color: theme.secondary, into: &canvas)
             y += placeholder.height
         }
-        line(look.appName, style: metrics.caption, x: metrics.margin, top: y + metrics.px(4), maxWidth: width,
+        let app = look.more > 0 ? "\(look.appName) · and \(look.more) more" : look.appName
+        line(app, style: metrics.caption, x: metrics.margin, top: y + metrics.px(4), maxWidth: width,
              alignment: .center, color: tint, into: &canvas)
     }
 

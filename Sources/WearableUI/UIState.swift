@@ -20,6 +20,9 @@ public struct UIState: Hashable, Sendable {
     public internal(set) var backStack: [Screen] = []
     /// What is on screen.
     public internal(set) var screen: Screen = .idle
+    /// How many earlier notifications of its thread the short look on screen stands for (a
+    /// burst: "and 2 more").
+    public internal(set) var shortLookMore = 0
     /// The pictures stored on the wearable, by attachment URL, with their sizes: what the long
     /// look lays out. The pixels stay in the files until the renderer asks for them.
     public internal(set) var storedImages: [String: AttachmentImage] = [:]

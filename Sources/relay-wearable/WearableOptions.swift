@@ -39,6 +39,9 @@ struct WearableOptions: ParsableArguments {
     @Option(name: .customLong("minimum-alert-gap"), help: "The least seconds between two vibrations (0: none); replaces haptics.minimum_gap_seconds.")
     var minimumAlertGap: Int?
 
+    @Option(name: .customLong("thread-burst"), help: "The least seconds between two alerts of one thread (0: none); replaces haptics.thread_burst_seconds.")
+    var threadBurst: Int?
+
     @Option(help: "Where the phone connects in loopback mode: a Unix socket's path, or unix:PATH; default: wearable-link.sock beside the control socket.")
     var listen: String?
 
@@ -74,6 +77,7 @@ struct WearableOptions: ParsableArguments {
         flags.set(Keys.format, format)
         flags.set(Keys.inputs, inputs.isEmpty ? nil : inputs)
         flags.set(Keys.minimumAlertGap, minimumAlertGap)
+        flags.set(Keys.threadBurst, threadBurst)
         flags.set(Keys.timeZone, timeZone)
         flags.set(Keys.language, language)
         flags.set(Keys.bluetoothAdapter, adapter)
@@ -121,7 +125,7 @@ struct WearableOptions: ParsableArguments {
             offlineAlertWindow: TimeInterval(file.offlineAlertWindowSeconds),
             alertPolicy: AlertPolicy(
                 quietHours: file.quietHours.map { QuietHours(start: $0.start, end: $0.end, weekdays: $0.weekdays, timeZone: interface.timeZone) },
-                minimumGap: TimeInterval(file.minimumAlertGapSeconds)),
+                minimumGap: TimeInterval(file.minimumAlertGapSeconds), threadBurst: TimeInterval(file.threadBurstSeconds)),
             bluetoothAdapter: file.bluetoothAdapter,
             bluetoothChannel: UInt16(file.bluetoothChannel),
             vibrator: file.vibrator.map { VibratorDevice(path: $0, line: file.vibratorLine) },

@@ -15,6 +15,7 @@ import Testing
         var subject: AlertPolicy.Subject
         var policy = AlertPolicy()
         var lastAlert: TimeInterval? = nil
+        var lastThreadAlert: TimeInterval? = nil
         var at: Date = AlertPolicyTests.thursdayNight
         var outcome: PolicyDecision.Outcome
         var reason: String
@@ -60,11 +61,16 @@ import Testing
         Row(row: 20, subject: mail(), lastAlert: 3, outcome: .alert, reason: "nothing holds it back"),
         Row(row: 21, subject: mail(), lastAlert: -60, outcome: .alert, reason: "nothing holds it back"),
         Row(row: 22, subject: mail(), outcome: .alert, reason: "nothing holds it back"),
+        Row(row: 23, subject: mail(thread: "team"), lastAlert: 10, lastThreadAlert: 10, outcome: .silent,
+            reason: "part of a burst: its thread alerted 10 s ago; one alert per thread in 30 s"),
+        Row(row: 24, subject: mail(thread: "team"), lastAlert: 30, lastThreadAlert: 30, outcome: .alert, reason: "nothing holds it back"),
+        Row(row: 25, subject: mail(.critical, thread: "team"), lastAlert: 1, lastThreadAlert: 1, outcome: .breakThrough, reason: "critical: always alerts"),
     ]
 
     @Test(arguments: rows)
     func theTable(_ row: Row) {
-        let decision = row.policy.decide(row.subject, lastAlert: row.lastAlert.map { row.at - $0 }, at: row.at)
+        let decision = row.policy.decide(
+            row.subject, lastAlert: row.lastAlert.map { row.at - $0 }, lastThreadAlert: row.lastThreadAlert.map { row.at - $0 }, at: row.at)
         #expect(decision.outcome == row.outcome)
         #expect(decision.reason.description == row.reason)
     }

@@ -63,3 +63,27 @@ import Testing
         #expect(preferences.forgettingThreads().mutes.keys.map { $0 } == [.app("Chat")])
     }
 }
+
+/// One alert per thread in a burst, counted from what the wearable remembers alerting.
+@Suite struct ThreadBurstDecisionTests {
+    @Test func theSecondMessageOfAThreadWithinTheBurstArrivesSilently() {
+        var replica = Replica()
+        var context = AlertContext(policy: AlertPolicy(minimumGap: 0), now: Date(timeIntervalSince1970: 1_795_732_200))
+        func message(_ key: UInt64, thread: UInt32) -> Relay_V1_Change {
+            var change = ReplicaTests.upsert(key, revision: 1)
+            change.upsert.content.threadKey = thread
+            return change
+        }
+        let first = replica.apply(message(1, thread: 4), context: context)
+        #expect(ReplicaTests.alerts(first) == [true])
+        context.memory.note(first, in: replica.contents, at: context.now)
+        context.now += 10
+        let second = replica.apply(message(2, thread: 4), context: context)
+        #expect(ReplicaTests.alerts(second) == [false])
+        #expect(second.contains { if case .report(.alerted(let a)) = $0 { a.reason.hasPrefix("part of a burst: its thread alerted 10 s ago") } else { false } })
+        // Another thread, or the same after the window, alerts.
+        #expect(ReplicaTests.alerts(replica.apply(message(3, thread: 5), context: context)) == [true])
+        context.now += 25
+        #expect(ReplicaTests.alerts(replica.apply(message(4, thread: 4), context: context)) == [true])
+    }
+}

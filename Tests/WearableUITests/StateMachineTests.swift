@@ -290,3 +290,31 @@ import WearableUI
         #expect(machine.press(.select) == [.mute(.thread(app: "Chat", thread: "4"), .always), .render])
     }
 }
+
+/// A burst in one thread: one alert, and the short look counts the rest.
+@Suite struct ThreadBurstScreenTests {
+    @Test func theRestOfABurstMovesTheShortLookOnAndIsCounted() throws {
+        var machine = try makeMachine()
+        func message(_ id: String, thread: String = "4") -> WearableNotification {
+            var request = SeedExamples.cyrillicMessage
+            request.identifier = id
+            request.content.threadIdentifier = thread
+            return delivered(request, app: "Chat")
+        }
+        #expect(machine.feed(.upsert(message("m1"), alert: true)).contains(.haptic(.active)))
+        #expect(machine.feed(.upsert(message("m2"), alert: false)) == [.render])
+        #expect(machine.feed(.upsert(message("m3"), alert: false)) == [.render])
+        #expect(machine.state.screen == .shortLook(identifier: "m3", shownAt: .zero) && machine.state.shortLookMore == 2)
+        guard case .shortLook(let look) = ScreenModel(state: machine.state, configuration: machine.configuration) else {
+            Issue.record("no short look")
+            return
+        }
+        #expect(look.more == 2)
+        try GoldenImage.check("short-look-burst", machine)
+        // Another thread's silent message does not take the screen; a new alert starts afresh.
+        machine.feed(.upsert(message("o1", thread: "9"), alert: false))
+        #expect(machine.state.screen == .shortLook(identifier: "m3", shownAt: .zero))
+        machine.feed(.upsert(message("o2", thread: "9"), alert: true))
+        #expect(machine.state.screen == .shortLook(identifier: "o2", shownAt: .zero) && machine.state.shortLookMore == 0)
+    }
+}

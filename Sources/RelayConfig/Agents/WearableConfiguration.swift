@@ -57,6 +57,8 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var setSystemClock: Bool
     /// The least seconds between two vibrations (0: none).
     public var minimumAlertGapSeconds: Int
+    /// The least seconds between two alerts of one thread (0: none).
+    public var threadBurstSeconds: Int
     /// The daily quiet hours, or `nil` when there are none.
     public var quietHours: QuietHoursSettings?
     /// Whether the manual do not disturb is shared with the phone.
@@ -226,6 +228,11 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             "haptics.minimum_gap_seconds", default: 3, range: 0...60, unit: "seconds", flag: "--minimum-alert-gap",
             "The least time between two vibrations: a notification sooner than that after the last alert arrives silently, "
                 + "so that a burst buzzes once (Docs/POLICY.md). 0: no gap.")
+        /// `haptics.thread_burst_seconds`.
+        public static let threadBurst: ConfigKey<Int> = .integer(
+            "haptics.thread_burst_seconds", default: 30, range: 0...600, unit: "seconds", flag: "--thread-burst",
+            "The least time between two alerts of one thread (a conversation): the rest of a burst arrives silently and the "
+                + "short look on screen counts it (\"and 2 more\"; Docs/POLICY.md). 0: each may alert, as the gap allows.")
         /// `quiet_hours.start`.
         public static let quietStart: ConfigKey<String> = .string(
             "quiet_hours.start", .timeOfDay,
@@ -271,7 +278,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             ConfigSection(
                 "keys", "Which Linux key codes (cat /proc/bus/input/devices, evtest) are the wearable's four keys.",
                 keys: [Keys.keyUp.erased, Keys.keyDown.erased, Keys.keySelect.erased, Keys.keyBack.erased]),
-            ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased, Keys.vibratorLine.erased, Keys.minimumAlertGap.erased]),
+            ConfigSection("haptics", "The vibration motor.", keys: [Keys.vibrator.erased, Keys.vibratorLine.erased, Keys.minimumAlertGap.erased, Keys.threadBurst.erased]),
             ConfigSection("do_not_disturb", "Do not disturb turned on by hand (Docs/POLICY.md).", keys: [Keys.sharesDoNotDisturb.erased]),
             ConfigSection(
                 "quiet_hours", "Do not disturb each day by itself, until the phone sets other quiet hours (relayctl quiet-hours; Docs/POLICY.md).",
@@ -362,6 +369,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         vibrator = values[Keys.vibrator].nonEmpty
         vibratorLine = values[Keys.vibratorLine] >= 0 ? UInt32(values[Keys.vibratorLine]) : nil
         minimumAlertGapSeconds = values[Keys.minimumAlertGap]
+        threadBurstSeconds = values[Keys.threadBurst]
         if let start = ConfigRule.minutes(ofTimeOfDay: values[Keys.quietStart]), let end = ConfigRule.minutes(ofTimeOfDay: values[Keys.quietEnd]) {
             quietHours = QuietHoursSettings(
                 start: start, end: end,

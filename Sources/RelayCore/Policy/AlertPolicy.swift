@@ -4,7 +4,7 @@ public import Foundation
 /// any source, quiet hours, mutes, and a gap between vibrations — as one pure function with a
 /// reason for every outcome. The order, and so the whole table, is in Docs/POLICY.md:
 /// a filter rule; passive; critical; a mute; do not disturb (time-sensitive breaks through);
-/// the gap; otherwise an alert.
+/// a burst in one thread; the gap; otherwise an alert.
 public struct AlertPolicy: Sendable, Hashable {
     /// Do not disturb turned on by a source (the manual toggle, an inhibitor, the desktop), if any.
     public var doNotDisturb: DoNotDisturb?
@@ -16,15 +16,25 @@ public struct AlertPolicy: Sendable, Hashable {
     /// alert arrives silently. PebbleOS keeps 3 s.
     public var minimumGap: TimeInterval
 
+    /// The least time between two alerts of one thread: a burst of messages in a conversation
+    /// buzzes once, the rest arrive silently and the short look counts them ("and 3 more").
+    public var threadBurst: TimeInterval
+
     /// The default: nothing on, 3 s between vibrations.
     public static let standardGap: TimeInterval = 3
+    /// The default: one alert per thread in 30 s.
+    public static let standardThreadBurst: TimeInterval = 30
 
     /// A policy.
-    public init(doNotDisturb: DoNotDisturb? = nil, quietHours: QuietHours? = nil, mutes: [Mute] = [], minimumGap: TimeInterval = standardGap) {
+    public init(
+        doNotDisturb: DoNotDisturb? = nil, quietHours: QuietHours? = nil, mutes: [Mute] = [], minimumGap: TimeInterval = standardGap,
+        threadBurst: TimeInterval = standardThreadBurst
+    ) {
         self.doNotDisturb = doNotDisturb
         self.quietHours = quietHours
         self.mutes = mutes
         self.minimumGap = minimumGap
+        self.threadBurst = threadBurst
     }
 
     /// What a notification is, as far as the policy cares.
@@ -55,8 +65,9 @@ public struct AlertPolicy: Sendable, Hashable {
         return nil
     }
 
-    /// The decision for `subject` arriving at `now`, the last alert having been at `lastAlert`.
-    public func decide(_ subject: Subject, lastAlert: Date?, at now: Date) -> PolicyDecision {
+    /// The decision for `subject` arriving at `now`, the last alert having been at `lastAlert`
+    /// and the last of its thread at `lastThreadAlert`.
+    public func decide(_ subject: Subject, lastAlert: Date?, lastThreadAlert: Date? = nil, at now: Date) -> PolicyDecision {
         if let rule = subject.rule {
             switch rule.action {
             case .drop: return PolicyDecision(.drop, .rule(rule))
@@ -73,6 +84,10 @@ public struct AlertPolicy: Sendable, Hashable {
             return subject.level == .timeSensitive
                 ? PolicyDecision(.breakThrough, .timeSensitiveThrough(doNotDisturb))
                 : PolicyDecision(.silent, .doNotDisturb(doNotDisturb))
+        }
+        if !subject.thread.isEmpty, let lastThreadAlert {
+            let since = now.timeIntervalSince(lastThreadAlert)
+            if since >= 0, since < threadBurst { return PolicyDecision(.silent, .burst(secondsSinceLast: since, window: threadBurst)) }
         }
         if let lastAlert {
             let since = now.timeIntervalSince(lastAlert)

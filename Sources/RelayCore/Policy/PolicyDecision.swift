@@ -32,6 +32,8 @@ public struct PolicyDecision: Sendable, Hashable, CustomStringConvertible {
         case doNotDisturb(DoNotDisturb)
         /// A time-sensitive notification breaks through do not disturb.
         case timeSensitiveThrough(DoNotDisturb)
+        /// The last alert of the same thread was too recent: part of a burst.
+        case burst(secondsSinceLast: TimeInterval, window: TimeInterval)
         /// The last alert was too recent.
         case tooSoon(secondsSinceLast: TimeInterval, minimumGap: TimeInterval)
         /// Nothing holds it back.
@@ -45,6 +47,8 @@ public struct PolicyDecision: Sendable, Hashable, CustomStringConvertible {
             case .muted(let mute): "\(mute)"
             case .doNotDisturb(let dnd): "\(dnd)"
             case .timeSensitiveThrough(let dnd): "time-sensitive: breaks through \(dnd)"
+            case .burst(let since, let window):
+                "part of a burst: its thread alerted \(Self.seconds(since)) s ago; one alert per thread in \(Self.seconds(window)) s"
             case .tooSoon(let since, let gap):
                 "another alert \(Self.seconds(since)) s ago; at least \(Self.seconds(gap)) s between vibrations"
             case .nothingHoldsItBack: "nothing holds it back"
