@@ -232,7 +232,7 @@ let package = Package(
             name: "relay-bench",
             dependencies: [
                 "RelayCore", "RelayExamples", "RelayWire", "RelayLink", "RelayTransport", "WearableUI",
-                "RelayTestSupport", "RelayDBus", "RelayControl", "RelayDisplay",
+                "RelayTestSupport", "RelayDBus", "RelayControl", "RelayDisplay", "RelaySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

@@ -55,6 +55,7 @@ benchmark() {
 if [[ -n "$quick" ]]; then
   benchmark link --count 20000
   benchmark link-cost
+  benchmark decision --count 20000
   benchmark render --iterations 100
   benchmark idle-rss --seconds 2
   benchmark notify --seconds 1
@@ -67,6 +68,7 @@ if [[ -n "$quick" ]]; then
 else
   benchmark link
   benchmark link-cost
+  benchmark decision
   benchmark render
   benchmark idle-rss
   benchmark notify

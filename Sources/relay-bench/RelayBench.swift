@@ -11,7 +11,7 @@ struct RelayBench: AsyncParsableCommand {
         version: "relay-bench \(RelayVersion.string)",
         subcommands: [
             LinkBenchmark.self, LinkCostBenchmark.self, RenderBenchmarkCommand.self, IdleMemoryBenchmark.self,
-            NotifyBenchmark.self, EndToEndBenchmark.self, PresentBenchmark.self, CatchUpBenchmark.self, BulkBenchmark.self, IdleLinkBenchmark.self,
+            NotifyBenchmark.self, EndToEndBenchmark.self, PresentBenchmark.self, CatchUpBenchmark.self, BulkBenchmark.self, IdleLinkBenchmark.self, DecisionBenchmark.self,
             ReportCommand.self,
         ])
 }
