@@ -10,14 +10,19 @@ public import ServiceLifecycle
 /// error ends the agent. What must happen after every service has stopped (closing the bus,
 /// the last commit) follows ``run(_:logger:)`` in the agent's own code.
 public enum AgentServices {
-    /// Runs `services` until a stop signal, or until one of them returns or throws.
-    public static func run(_ services: [ServiceGroupConfiguration.ServiceConfiguration], logger: Logger) async throws {
+    /// Runs `services` until a stop signal, or until one of them returns or throws. With
+    /// `hangUpHandled`, the agent has its own source for SIGHUP (relay-phone's filter rules),
+    /// which ignoring it here would undo.
+    public static func run(
+        _ services: [ServiceGroupConfiguration.ServiceConfiguration], logger: Logger, hangUpHandled: Bool = false
+    ) async throws {
         // SIGHUP (a closed terminal, `kill -HUP`) must not end an agent that holds a link and a
-        // screen: it is ignored. The configuration is read once, at start; a restart applies a
-        // change (Docs/CONFIGURATION.md). SIGINT and SIGTERM keep their default action until
-        // the group's signal sources take them over (on Linux, Dispatch installs its own
-        // handler): ignoring them first would lose one that arrives before then.
-        signal(SIGHUP, SIG_IGN)
+        // screen: it is ignored unless the agent handles it. The configuration is read once, at
+        // start; a restart applies a change (Docs/CONFIGURATION.md). SIGINT and SIGTERM keep
+        // their default action until the group's signal sources take them over (on Linux,
+        // Dispatch installs its own handler): ignoring them first would lose one that arrives
+        // before then.
+        if !hangUpHandled { signal(SIGHUP, SIG_IGN) }
         try await group(services, logger: logger).run()
     }
 

@@ -99,6 +99,17 @@ public struct NotificationProbe: Codable, Hashable, Sendable {
         self.level = level
         self.thread = thread
     }
+
+    /// Reads a probe; every member but `app` and `title` may be left out.
+    public init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: CodingKeys.self)
+        app = try members.decode(String.self, forKey: .app)
+        title = try members.decode(String.self, forKey: .title)
+        body = try members.decodeIfPresent(String.self, forKey: .body) ?? ""
+        category = try members.decodeIfPresent(String.self, forKey: .category) ?? ""
+        level = try members.decodeIfPresent(String.self, forKey: .level) ?? "active"
+        thread = try members.decodeIfPresent(String.self, forKey: .thread) ?? ""
+    }
 }
 
 /// A value in a response: text, whole numbers, and lists and objects of them (the phone's

@@ -124,11 +124,10 @@ extension WearableLink {
     private func adoptPartner() throws {
         let removed = try state.withLock { state -> [UInt64] in
             guard let session = state.pairing else { return [] }
-            try database.write { db in try WearableSchema.forgetAll(db) }
-            state.durability.logRewritten()
+            let kept = try forgetReplica(&state)
             try keys.setPartner(session.remoteKey)
             let removed = Array(state.replica.contents.notifications.keys)
-            state.replica = Replica()
+            state.replica = Replica(contents: kept)
             state.partnerKey = session.remoteKey
             state.pairing = nil
             // Other connections set up meanwhile (pairing ones never confirmed) go: only the

@@ -409,18 +409,25 @@ public final class WearableLink: Sendable {
         try forget(tellingThePhone: true)
     }
 
+    /// Forgets the replica and the logs in storage (a phone forgotten or replaced), and returns
+    /// what stays for the next phone: the user's wishes, but for thread mutes (threads are
+    /// named by the phone's keys, which a next phone gives to other threads). The caller puts
+    /// them in the new replica.
+    func forgetReplica(_ state: inout LinkState) throws -> ReplicaContents {
+        var kept = ReplicaContents()
+        kept.preferences = state.replica.contents.preferences.forgettingThreads()
+        kept.ownDoNotDisturb = state.replica.contents.ownDoNotDisturb
+        try database.write { db in
+            try WearableSchema.forgetAll(db)
+            try WearableSchema.savePreferences(db, row: 1, Relay_V1_Preferences(kept.preferences))
+        }
+        state.durability.logRewritten()
+        return kept
+    }
+
     private func forget(tellingThePhone: Bool) throws {
         let removed = try state.withLock { state -> [UInt64] in
-            // The user's wishes stay, but for thread mutes: threads are named by the phone's
-            // keys, which a next phone gives to other threads.
-            var kept = ReplicaContents()
-            kept.preferences = state.replica.contents.preferences.forgettingThreads()
-            kept.ownDoNotDisturb = state.replica.contents.ownDoNotDisturb
-            try database.write { db in
-                try WearableSchema.forgetAll(db)
-                try WearableSchema.savePreferences(db, row: 1, Relay_V1_Preferences(kept.preferences))
-            }
-            state.durability.logRewritten()
+            let kept = try forgetReplica(&state)
             try keys.forgetPartner()
             let removed = Array(state.replica.contents.notifications.keys)
             state.partnerKey = nil

@@ -16,11 +16,16 @@ final class FilterRuleBook: Sendable {
         var rules = FilterRules()
         var definitions: [FilterRuleFile.Rule] = []
         var problem: String?
+        /// The reading these come from.
+        var installed = 0
     }
 
     /// The file's path (it may not exist: no rules).
     let path: String
     private let state = Mutex(State())
+    /// The number of the last reading begun: of two readings at once (SIGHUP and relayctl), the
+    /// later one's rules are the ones kept, whichever finishes first.
+    private let readings = Atomic<Int>(0)
     private let log: AgentLogSink
 
     /// Rules from `path`, loaded now.
@@ -36,15 +41,22 @@ final class FilterRuleBook: Sendable {
     /// Reads the file again; on a mistake keeps the rules in force. Returns the problem, if any.
     @discardableResult
     func reload() -> ConfigurationError? {
+        let reading = readings.add(1, ordering: .relaxed).newValue
         do {
             let file = try FilterRuleFile.load(path: path)
             let rules = FilterRules(file.rules.map(Self.rule))
-            state.withLock { $0 = State(rules: rules, definitions: file.rules, problem: nil) }
+            state.withLock { state in
+                guard reading > state.installed else { return }
+                state = State(rules: rules, definitions: file.rules, problem: nil, installed: reading)
+            }
             log("relay-phone: filter rules: \(file.rules.count) from \(path)" + (file.rules.isEmpty ? " (none)" : ": " + file.rules.map(\.name).joined(separator: ", ")))
             return nil
         } catch {
             let kept = state.withLock { state in
-                state.problem = error.description
+                if reading > state.installed {
+                    state.problem = error.description
+                    state.installed = reading
+                }
                 return state.definitions.count
             }
             log("relay-phone: the filter rules in \(path) were refused; the \(kept) rule(s) in force stay:\n\(error)", level: .error)
@@ -52,9 +64,10 @@ final class FilterRuleBook: Sendable {
         }
     }
 
-    /// Reloads on every SIGHUP until cancelled.
-    func reloadOnHangUp() async {
-        for await _ in await UnixSignalsSequence(trapping: .sighup) {
+    /// Reloads on every signal of `hangUps` (SIGHUP, trapped by the caller before it said it
+    /// was ready) until cancelled.
+    func reload(on hangUps: UnixSignalsSequence) async {
+        for await _ in hangUps {
             reload()
         }
     }

@@ -9,6 +9,7 @@ import RelayStore
 import RelaySystem
 import PhoneAgent
 import ServiceLifecycle
+import UnixSignals
 
 /// `relay-phone`: the phone-side agent.
 @main
@@ -40,6 +41,9 @@ struct RelayPhone: AsyncParsableCommand {
     func run() async throws {
         // The configuration before anything else: a mistake in it stops the agent (exit 1, the
         // file's line on standard error) before a socket or a bus is touched.
+        // SIGHUP reads the filter rules again; until that is set up, it must not end the agent
+        // (its default action), as a closed terminal must not either.
+        signal(SIGHUP, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
         var settings = try PhoneSettings.load(agent: agent, phone: phone, environment: environment)
         let log = AgentLogSink.standardError
@@ -64,8 +68,10 @@ struct RelayPhone: AsyncParsableCommand {
         // `relayctl dnd on` holds until `relayctl dnd off` or its time, also across restarts, as
         // do the mutes; both are shared with the wearable.
         let doNotDisturb = DoNotDisturbSwitch(preferences: try mirror.storedPreferences(), log: log)
-        // Read now; again on SIGHUP and `relayctl filter reload`.
+        // Read now; again on SIGHUP (trapped from here on, before the agent says it is ready)
+        // and on `relayctl filter reload`.
         let filterRules = FilterRuleBook(path: settings.filterRulesFile, log: log)
+        let hangUps = await UnixSignalsSequence(trapping: .sighup)
         // The centre, the mirror and the keys move in memory before their commit; a disk that
         // fails leaves them ahead of it, with nothing to undo them. Stopping as a crash would is
         // the way back: the next start rebuilds from what is stored.
@@ -155,7 +161,7 @@ struct RelayPhone: AsyncParsableCommand {
         do {
             try await AgentServices.run(
                 [
-                    AgentServices.service("filter rules on SIGHUP") { await cancelWhenGracefulShutdown { await filterRules.reloadOnHangUp() } },
+                    AgentServices.service("filter rules on SIGHUP") { await cancelWhenGracefulShutdown { await filterRules.reload(on: hangUps) } },
                     AgentServices.service("attachment sweeper") {
                         await cancelWhenGracefulShutdown { await AttachmentSweeper.run(server: server, store: link.attachments, log: log) }
                     },
@@ -179,7 +185,7 @@ struct RelayPhone: AsyncParsableCommand {
                         ControlThread.loop(listener: listener, stop: stop, log: log, handle: control.handle)
                         serviceManager.stopping()
                     },
-                ], logger: AgentLog.logger(label: "relay-phone"))
+                ], logger: AgentLog.logger(label: "relay-phone"), hangUpHandled: true)
         } catch {
             failure = error
         }

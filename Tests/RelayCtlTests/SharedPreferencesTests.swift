@@ -116,4 +116,28 @@ import Testing
             #expect("\(refused.map { "\($0)" } ?? "")".contains("names a day that is not one of sun, mon"), "\(String(describing: refused))")
         }
     }
+
+    @Test(.timeLimit(.minutes(2))) func theWishesOutliveAnUnpairingAndTheWearableDropsOnlyItsThreadMutes() async throws {
+        try await Rig.withPairedAgents { rig, _ in
+            _ = try await rig.ctl(["mutes", "add", "Chat", "--wearable", "--control-socket", rig.wearableSocket])
+            _ = try await rig.ctl(["mutes", "add", "Chat", "--thread", "7", "--wearable", "--control-socket", rig.wearableSocket])
+            _ = try await rig.ctl(["dnd", "on", "--wearable", "--control-socket", rig.wearableSocket])
+            try await rig.until("the phone has both mutes") {
+                try await rig.ctl(["mutes", "--control-socket", rig.phoneSocket]).split(separator: "\n").count == 2
+            }
+            _ = try await rig.ctl(["unpair", "--phone-socket", rig.phoneSocket, "--wearable-socket", rig.wearableSocket])
+            try await rig.until("the wearable is unpaired") { try await rig.wearableStatus()["link"] as? String == "unpaired" }
+            // Both keep the user's wishes. The wearable drops its thread mute, whose key a next
+            // phone could give to another thread; the phone keeps it, its keys being its own.
+            let kept = try await rig.ctl(["mutes", "--wearable", "--control-socket", rig.wearableSocket])
+            #expect(kept == "Chat\tuntil always", "\(kept)")
+            #expect(try await rig.wearableStatus()["doNotDisturb"] as? String == "on (turned on by hand)")
+            try await rig.pair()
+            // Paired again with the same phone, which sends back the thread mute it kept.
+            try await rig.until("the wearable has both mutes again") {
+                try await rig.ctl(["mutes", "--wearable", "--control-socket", rig.wearableSocket]).split(separator: "\n").count == 2
+            }
+            #expect(try await rig.wearableStatus()["doNotDisturb"] as? String == "on (turned on by hand)")
+        }
+    }
 }

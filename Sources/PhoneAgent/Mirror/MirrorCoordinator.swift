@@ -179,16 +179,19 @@ public final class MirrorCoordinator: Sendable {
         let paired = link.isPaired
         // The attachments' sizes come from the file system: looked up before the lock.
         let changes = paired ? changes.map(withAttachments) : changes
+        // The filter rules' patterns run before the mirror's lock: what they cost holds up no one else there.
+        let matched = paired ? changes.map { change -> MatchedRule? in
+            guard case .posted(let item, _, _) = change else { return nil }
+            return filter.match(app: item.appName, content: item.content)
+        } : changes.map { _ in nil }
         // The policy runs on the mirror in place: a copy taken out of the lock would copy its
         // tables whole at the first change, for every notification.
         let (outcomes, rows, occurrences) = mirror.withLock { mirror in
-            let outcomes = changes.map { change in
+            let outcomes = zip(changes, matched).map { change, rule in
                 switch change {
                 case .posted(let item, let replaced, _):
                     paired
-                        ? mirror.posted(
-                            item, replaced: replaced, locked: locked, policy: policy, rule: filter.match(app: item.appName, content: item.content),
-                            at: now)
+                        ? mirror.posted(item, replaced: replaced, locked: locked, policy: policy, rule: rule, at: now)
                         : PhoneMirror.Outcome(decision: "not mirrored: no wearable is paired (relayctl pair pairs one)")
                 case .removed(let centreID, let reason):
                     mirror.removed(centreID: centreID, reason: reason)

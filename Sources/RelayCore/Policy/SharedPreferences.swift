@@ -152,9 +152,10 @@ public struct SharedPreferences: Sendable, Hashable {
         allMutes.filter { $0.isInForce(at: now) }
     }
 
-    /// Forgets tombstones and ended mutes changed more than `age` before `now`: by then the
-    /// other device has long had the change (it travels in an acknowledged log).
-    public mutating func prune(olderThan age: TimeInterval = 30 * 86_400, at now: Date) {
+    /// Forgets tombstones and ended mutes changed more than `age` (a year) before `now`: by then
+    /// the other device has long had the change (it travels in an acknowledged log), unless the
+    /// two were apart all that year.
+    public mutating func prune(olderThan age: TimeInterval = 365 * 86_400, at now: Date) {
         let horizon = now.addingTimeInterval(-age)
         mutes = mutes.filter { _, stamped in
             guard stamped.changedAt < horizon else { return true }
