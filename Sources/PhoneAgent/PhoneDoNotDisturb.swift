@@ -25,6 +25,9 @@ public struct PhoneDoNotDisturb: Sendable, Hashable {
     public private(set) var preferences: SharedPreferences
     /// The applications' inhibitions, oldest first.
     public private(set) var inhibitions: [Inhibition] = []
+    /// The desktops whose own do not disturb is on (monitor mode: KDE Plasma's `Inhibited`,
+    /// dunst paused), in the order they turned it on.
+    public private(set) var desktops: [String] = []
     private var lastCookie: UInt32 = 0
 
     /// No inhibitions; `preferences` as stored.
@@ -64,6 +67,15 @@ public struct PhoneDoNotDisturb: Sendable, Hashable {
         return lastCookie
     }
 
+    /// The desktop's own do not disturb turned on or off; whether that changed anything.
+    @discardableResult
+    public mutating func setDesktop(_ desktop: String, on: Bool) -> Bool {
+        let wasOn = desktops.contains(desktop)
+        guard wasOn != on else { return false }
+        if on { desktops.append(desktop) } else { desktops.removeAll { $0 == desktop } }
+        return true
+    }
+
     /// Releases the inhibition `cookie`, when `owner` holds it; whether one was released.
     @discardableResult
     public mutating func uninhibit(cookie: UInt32, owner: String) -> Bool {
@@ -79,10 +91,11 @@ public struct PhoneDoNotDisturb: Sendable, Hashable {
         return leaving
     }
 
-    /// Do not disturb as it stands at `now`: the manual one while it lasts, else the oldest
-    /// inhibition; `nil` when off.
+    /// Do not disturb as it stands at `now`: the manual one while it lasts, else the desktop's,
+    /// else the oldest inhibition; `nil` when off.
     public func current(at now: Date) -> DoNotDisturb? {
         if let manual, manual.isOn(at: now) { return manual }
+        if let desktop = desktops.first { return DoNotDisturb(source: .desktop(desktop)) }
         return inhibitions.first.map { DoNotDisturb(source: .inhibitor(application: $0.application)) }
     }
 

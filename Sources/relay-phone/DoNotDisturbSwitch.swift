@@ -63,6 +63,12 @@ final class DoNotDisturbSwitch: Sendable {
         return change
     }
 
+    /// The monitored desktop's own do not disturb (`DesktopDoNotDisturbWatch`), logged when it changes.
+    func setDesktop(_ desktop: String, on: Bool) {
+        guard change({ $0.setDesktop(desktop, on: on) }) else { return }
+        log("relay-phone: do not disturb \(on ? "on" : "off") on the desktop (\(desktop))")
+    }
+
     /// Takes the newer items of the wearable's change; whether any was taken.
     func merge(_ incoming: SharedPreferences) -> Bool {
         change { state in

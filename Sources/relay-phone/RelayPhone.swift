@@ -130,6 +130,7 @@ struct RelayPhone: AsyncParsableCommand {
         log("relay-phone: lock state at start: " + lock.summary)
         let monitor: NotificationMonitor?
         let inhibitorWatch: Task<Void, Never>
+        var desktopWatch: DesktopDoNotDisturbWatch?
         do {
             // Inhibitors that leave the bus are watched for before anyone may inhibit.
             inhibitorWatch = try await doNotDisturb.serve(on: connection)
@@ -138,9 +139,16 @@ struct RelayPhone: AsyncParsableCommand {
             monitor = try await PhoneMode.start(on: connection, bus: settings.bus, server: server, stop: stop, log: log)
             // Relay's own API (Docs/RICH-API.md), in either mode.
             try await rich.start(on: connection)
+            // Beside another server, its own do not disturb is one of the phone's (Docs/POLICY.md).
+            if monitor != nil {
+                desktopWatch = try await DesktopDoNotDisturbWatch.start(on: connection) { desktop, on in
+                    doNotDisturb.setDesktop(desktop, on: on)
+                }
+            }
             // Before the link runs: a response it applies meanwhile would overtake them.
             try server.coordinator.emitStoredSignals(monitoring: monitor != nil)
         } catch {
+            desktopWatch?.stop()
             lockWatcher.stop()
             following.cancel()
             await systemBus?.close()
@@ -196,6 +204,7 @@ struct RelayPhone: AsyncParsableCommand {
         server.coordinator.stop()
         rich.stop()
         lockWatcher.stop()
+        desktopWatch?.stop()
         following.cancel()
         inhibitorWatch.cancel()
         await systemBus?.close()
