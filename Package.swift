@@ -180,7 +180,7 @@ let package = Package(
         .target(
             name: "RelayCLI",
             dependencies: [
-                "RelayCore", "RelaySystem", "RelayConfig", "RelayControl",
+                "RelayCore", "RelaySystem", "RelayConfig", "RelayControl", "RelayStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

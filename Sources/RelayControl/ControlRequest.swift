@@ -170,14 +170,18 @@ public enum PhoneRequest: ControlRequest {
     case quietHours(QuietHoursChange)
     /// The filter rules: listed, read again, or a notification run through them and the policy.
     case filter(FilterRequest)
+    /// What the phone and the wearable decided about notification `id` (from `delivered`).
+    case why(id: UInt32)
+    /// The latest decisions, of the app named `app` when given, newest first.
+    case history(app: String?)
 
     /// `phone`.
     public static let role = "phone"
     /// status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair, reconnect, dnd, mutes,
-    /// quiet-hours, filter.
+    /// quiet-hours, filter, why, history.
     public static let commands = [
         "status", "delivered", "invoke", "reply", "dismiss", "lock", "unlock", "lock-auto", "pair", "pair-confirm", "unpair",
-        "reconnect", "dnd", "mutes", "quiet-hours", "filter",
+        "reconnect", "dnd", "mutes", "quiet-hours", "filter", "why", "history",
     ]
 
     /// Reads an envelope.
@@ -233,6 +237,10 @@ public enum PhoneRequest: ControlRequest {
                 self = .filter(.test(notification))
             default: throw .invalid(command: command, usage: "filter needs \"action\": list, reload or test (with \"notification\")")
             }
+        case "why":
+            guard let id = envelope.id else { throw .invalid(command: command, usage: "why needs \"id\" (from `relayctl delivered`)") }
+            self = .why(id: id)
+        case "history": self = .history(app: envelope.text)
         default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
         }
     }
@@ -260,6 +268,8 @@ public enum PhoneRequest: ControlRequest {
         case .filter(.list): ControlEnvelope(command: "filter", action: "list")
         case .filter(.reload): ControlEnvelope(command: "filter", action: "reload")
         case .filter(.test(let notification)): ControlEnvelope(command: "filter", action: "test", notification: notification)
+        case .why(let id): ControlEnvelope(command: "why", id: id)
+        case .history(let app): ControlEnvelope(command: "history", text: app)
         }
     }
 }

@@ -1,9 +1,31 @@
 import Foundation
+import RelayCLI
 import RelayControl
 import RelayCore
 
-/// `relayctl filter list|reload|test` (Docs/POLICY.md, "Filter rules").
+/// `relayctl filter list|reload|test` (Docs/POLICY.md, "Filter rules"), and `relayctl why` and
+/// `history` with `--phone`: the phone's decisions and the wearable's reports of its own.
 extension PhoneControl {
+    func why(_ id: UInt32) -> ControlResponse {
+        do {
+            let decisions = try mirror.decisions(about: id)
+            guard !decisions.isEmpty else {
+                return .failure("the phone has decided nothing about notification \(id) in the last week: relayctl delivered lists the ids")
+            }
+            return .success(["decisions": .list(decisions.map(\.controlValue))])
+        } catch {
+            return .failure("could not read the decision history: \(error)")
+        }
+    }
+
+    func history(app: String?) -> ControlResponse {
+        do {
+            return .success(["decisions": .list(try mirror.recentDecisions(app: app).map(\.controlValue))])
+        } catch {
+            return .failure("could not read the decision history: \(error)")
+        }
+    }
+
     func filter(_ request: FilterRequest) -> ControlResponse {
         switch request {
         case .list:

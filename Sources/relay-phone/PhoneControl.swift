@@ -49,6 +49,8 @@ struct PhoneControl: Sendable {
         case .mutes(let change): mutes(change)
         case .quietHours(let change): quietHours(change)
         case .filter(let request): filter(request)
+        case .why(let id): why(id)
+        case .history(let app): history(app: app)
         }
     }
 

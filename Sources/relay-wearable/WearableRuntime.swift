@@ -378,17 +378,10 @@ final class WearableRuntime {
     /// The latest 50 decisions, of `app` when given, newest first.
     private func history(app: String?) -> ControlResponse {
         do {
-            return .success(["decisions": .list(try link.recentDecisions(app: app).map(Self.value))])
+            return .success(["decisions": .list(try link.recentDecisions(app: app).map(\.controlValue))])
         } catch {
             return .failure("could not read the decision history: \(error)")
         }
-    }
-
-    private static func value(_ entry: DecisionHistoryTable.Entry) -> ControlValue {
-        .object([
-            "at": .int(Int(entry.at)), "notification": .string(entry.notification), "revision": .int(Int(entry.revision)),
-            "app": .string(entry.app), "alerted": .int(entry.alerted ? 1 : 0), "reason": .string(entry.reason),
-        ])
     }
 
     /// Each decision about notification `id`, oldest first: when, its revision, whether it
@@ -399,7 +392,7 @@ final class WearableRuntime {
             guard !decisions.isEmpty else {
                 return .failure("the wearable has decided nothing about notification \(id) in the last week: relayctl notifications lists the ids")
             }
-            return .success(["decisions": .list(decisions.map(Self.value))])
+            return .success(["decisions": .list(decisions.map(\.controlValue))])
         } catch {
             return .failure("could not read the decision history: \(error)")
         }

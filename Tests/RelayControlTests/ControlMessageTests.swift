@@ -38,7 +38,7 @@ import Testing
             .pairConfirm(accepted: false), .unpair, .reconnect, .doNotDisturb(.status), .doNotDisturb(.off),
             .doNotDisturb(.on(until: nil)), .doNotDisturb(.on(until: Date(timeIntervalSince1970: 1_795_732_200))),
             .mutes(.list), .mutes(.add(app: "Mail", thread: "team", until: nil)), .mutes(.remove(app: "Mail", thread: nil)),
-            .quietHours(.status), .quietHours(.off), .filter(.list), .filter(.reload),
+            .quietHours(.status), .quietHours(.off), .filter(.list), .filter(.reload), .why(id: 4), .history(app: nil), .history(app: "Mail"),
             .filter(.test(NotificationProbe(app: "Shop", title: "Sale", body: "50%", category: "email.arrived", level: "critical", thread: "t"))),
             .quietHours(.set(QuietHoursSpec(start: 1320, end: 420, weekdays: [2, 3, 4, 5, 6], timeZone: "Europe/Berlin"))),
         ]

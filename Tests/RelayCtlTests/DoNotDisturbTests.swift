@@ -70,6 +70,17 @@ import Testing
             // Newest first: the taxi (time-sensitive; the wearable's own state has no do not disturb), the alarm, the newsletter.
             #expect(history.count == 3 && history.first?.hasSuffix("alerted: nothing holds it back") == true, "\(history)")
             #expect(history.contains { $0.hasSuffix("notify-send  alerted: critical: always alerts") }, "\(history)")
+            // The phone has its side of each, and the wearable's reports.
+            let phoneID = try await rig.phoneDelivered().first { $0.contains("Newsletter") }.flatMap { $0.split(separator: " ").first }.map(String.init) ?? "0"
+            let onPhone = try await rig.ctl(["why", phoneID, "--phone", "--control-socket", rig.phoneSocket]).split(separator: "\n")
+            #expect(onPhone.first?.hasSuffix("silent: mirrored without alert: do not disturb (inhibited by org.example.Presenter)") == true, "\(onPhone)")
+            // For those the phone asked to alert, the wearable's report of what it did joins it.
+            let alarmID = try await rig.phoneDelivered().first { $0.contains("Smoke alarm") }.flatMap { $0.split(separator: " ").first }.map(String.init) ?? "0"
+            try await rig.until("the wearable's report reaches the phone's history") {
+                try await rig.ctl(["why", alarmID, "--phone", "--control-socket", rig.phoneSocket]).hasSuffix("alerted: on the wearable: alerted")
+            }
+            let phoneHistory = try await rig.ctl(["history", "--phone", "--app", "notify-send", "--control-socket", rig.phoneSocket])
+            #expect(phoneHistory.contains("alerted: mirrored; may alert (phone locked)"), "\(phoneHistory)")
 
             // The presenter quits without UnInhibit: leaving the bus ends its inhibition.
             await presenter.stop(SIGTERM)

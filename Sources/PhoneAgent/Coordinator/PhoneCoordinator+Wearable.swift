@@ -75,16 +75,21 @@ extension PhoneCoordinator: PhoneLinkOwner {
                 return (mirror.record([], locked: isLocked(), applying: seq, preferencesChange: change.preferences), nil)
             }
             guard case .response(let response) = event.kind else {
-                // Alert reports are for the record only. One comes for every notification the
-                // wearable alerts for; a sync of its own for each would double the phone's.
-                if case .alerted(let alerted) = event.kind, !alerted.alerted {
-                    effects.log(.info, "relay-phone: the wearable did not alert for \(alerted.notificationKey): \(alerted.reason)")
+                // Alert reports are for the record only (the log, `relayctl why --phone`). One
+                // comes for every notification the wearable alerts for; a sync of its own for
+                // each would double the phone's.
+                var reported: DecisionHistoryTable.Entry?
+                if case .alerted(let alerted) = event.kind {
+                    if !alerted.alerted {
+                        effects.log(.info, "relay-phone: the wearable did not alert for \(alerted.notificationKey): \(alerted.reason)")
+                    }
+                    reported = mirror.decision(reported: alerted, at: event.at) { id in state.centre.delivered[id]?.appName }
                 }
                 // The cursor moves by a write of its own only after the entry before it is on
                 // disk; while an overlapping connection's entry is still being committed, the
                 // report's claim queues behind it.
-                guard pending == nil else { return (mirror.record([], locked: isLocked(), applying: seq), nil) }
-                try mirror.recordReportApplied(seq: seq)
+                guard pending == nil else { return (mirror.record([], locked: isLocked(), applying: seq, reported: reported), nil) }
+                try mirror.recordReportApplied(seq: seq, decision: reported)
                 return (nil, nil)
             }
             let before = Snapshot(state.centre)

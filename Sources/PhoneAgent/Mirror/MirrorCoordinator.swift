@@ -149,8 +149,35 @@ public final class MirrorCoordinator: Sendable {
     /// new log of its events (`peerNeedsSnapshot`) with what it still holds unacknowledged, and
     /// what is lost is only the reports acknowledged since the last synced commit. The
     /// caller must have waited for every earlier entry's commit (the cursor moves one by one).
-    public func recordReportApplied(seq: UInt64) throws {
-        try link.database.writeUnsynced { db in _ = try LinkLogTables.claim(db, seq: seq) }
+    /// `decision`, the wearable's report of what it decided, joins the phone's history in the
+    /// same write.
+    public func recordReportApplied(seq: UInt64, decision: DecisionHistoryTable.Entry? = nil) throws {
+        try link.database.writeUnsynced { db in
+            _ = try LinkLogTables.claim(db, seq: seq)
+            if let decision { try DecisionHistoryTable.record(db, decision) }
+        }
+    }
+
+    /// What the phone and the wearable decided about the centre's notification `centreID`, oldest
+    /// first (`relayctl why --phone`).
+    public func decisions(about centreID: UInt32) throws -> [DecisionHistoryTable.Entry] {
+        let now = WireTime.seconds(Date())
+        return try link.database.read { db in try DecisionHistoryTable.entries(db, notification: String(centreID), now: now) }
+    }
+
+    /// The latest `count` decisions, of `app` when given, newest first (`relayctl history --phone`).
+    public func recentDecisions(app: String?, count: Int = 50) throws -> [DecisionHistoryTable.Entry] {
+        let now = WireTime.seconds(Date())
+        return try link.database.read { db in try DecisionHistoryTable.recent(db, app: app, count: count, now: now) }
+    }
+
+    /// The wearable's `Alerted` report as an entry of the phone's history, under the centre's id
+    /// (`app` names the notification's app); `nil` for a notification the phone no longer maps.
+    public func decision(reported alerted: Relay_V1_Alerted, at: Int64, app: (UInt32) -> String?) -> DecisionHistoryTable.Entry? {
+        guard let centreID = centreID(ofKey: alerted.notificationKey) else { return nil }
+        return DecisionHistoryTable.Entry(
+            at: at, notification: String(centreID), revision: alerted.revision, app: app(centreID) ?? "", alerted: alerted.alerted,
+            reason: "on the wearable: " + (alerted.alerted ? "alerted" : alerted.reason.truncated(toUTF8Bytes: 512)))
     }
 
     /// Records changes of the centre; with `seq`, as the effect of that entry of the wearable's
@@ -173,7 +200,7 @@ public final class MirrorCoordinator: Sendable {
         _ changes: [CentreChange], locked: Bool, policy: AlertPolicy? = nil, filter: FilterRules = FilterRules(),
         applying seq: UInt64? = nil, apps: Data? = nil,
         outbox: OutboxBatch? = nil, preferencesChange: SharedPreferences? = nil, sendingPreferences: Bool = false,
-        then: (@Sendable () -> Void)? = nil
+        reported: DecisionHistoryTable.Entry? = nil, then: (@Sendable () -> Void)? = nil
     ) -> CommitTicket {
         let now = Date()
         let paired = link.isPaired
@@ -207,6 +234,15 @@ public final class MirrorCoordinator: Sendable {
             }
             return (outcomes, Self.rows(of: changes, mirror), Self.occurrences(of: changes, mirror))
         }
+        // The phone's decisions, for `relayctl why --phone`: each new or replaced notification's.
+        let posted = zip(changes, outcomes).compactMap { change, outcome -> DecisionHistoryTable.Entry? in
+            guard case .posted(let item, _, _) = change, !item.isSilent else { return nil }
+            let asked = outcome.changes.contains { if case .upsert(let upsert)? = $0.kind { upsert.mayAlert } else { false } }
+            return DecisionHistoryTable.Entry(
+                at: WireTime.seconds(now), notification: String(item.centreID), revision: outcome.mirrored?.revision ?? 0, app: item.appName,
+                alerted: asked, reason: outcome.decision)
+        }
+        let decisions = posted + (reported.map { [$0] } ?? [])
         if let seq {
             let epoch = (try? link.database.read { db in try LinkLogTables.state(db).peerEpoch }) ?? 0
             claimed.withLock { $0 = (epoch, seq, nil) }
@@ -231,6 +267,7 @@ public final class MirrorCoordinator: Sendable {
             if let outbox { outbox.stored(through: try SignalOutboxTable.append(db, outbox.signals, bus: outbox.bus)) }
             if let apps { try PhoneSchema.setValue(db, AppRequestsRecord.storageName, apps) }
             if let preferencesChange, !preferencesChange.isEmpty { try Self.storePreferences(db, merging: preferencesChange, at: now) }
+            for decision in decisions { try DecisionHistoryTable.record(db, decision) }
             for assignment in assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }

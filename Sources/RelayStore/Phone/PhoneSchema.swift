@@ -53,6 +53,11 @@ public enum PhoneSchema {
                     CREATE UNIQUE INDEX centre_notification_key ON centre_notification (key) WHERE key IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v5 decision history") { db in
+            // What the phone decided about each notification (mirrored or not, an alert asked or
+            // not) and what the wearable reported deciding, a week of it (`relayctl why --phone`).
+            try DecisionHistoryTable.create(db)
+        }
         return migrator
     }
 

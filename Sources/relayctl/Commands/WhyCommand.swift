@@ -6,14 +6,18 @@ import RelayControl
 struct WhyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "why",
-        abstract: "Say why a notification on the wearable alerted or arrived silently, each time it was decided.",
+        abstract: "Say why a notification alerted or arrived silently, each time it was decided.",
         discussion: """
-            ID is the number `relayctl notifications` lists. The wearable keeps its decisions a week \
-            (Docs/POLICY.md has every reason it gives).
+            ID is the number `relayctl notifications` lists (with --phone: `relayctl delivered`). The \
+            wearable keeps its decisions a week; the phone keeps its own (mirrored or not, an alert asked \
+            or not) and the wearable's reports, "on the wearable: …" (Docs/POLICY.md has every reason).
             """)
 
-    @Argument(help: "The notification's id, from `relayctl notifications`.")
+    @Argument(help: "The notification's id, from `relayctl notifications` (with --phone: `relayctl delivered`).")
     var id: UInt32
+
+    @Flag(help: "Ask relay-phone: its decisions and the wearable's reports.")
+    var phone = false
 
     @Flag(help: "Print the agent's JSON response as it came.")
     var json = false
@@ -21,7 +25,8 @@ struct WhyCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        try Decisions.print(control.send(WearableRequest.why(id: id), json: json), json: json)
+        let response = phone ? try control.send(PhoneRequest.why(id: id), json: json) : try control.send(WearableRequest.why(id: id), json: json)
+        try Decisions.print(response, json: json)
     }
 }
 
@@ -29,10 +34,13 @@ struct WhyCommand: ParsableCommand {
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "List the wearable's latest 50 decisions (alerted or silent, and why), newest first.")
+        abstract: "List the latest 50 decisions (alerted or silent, and why), newest first: the wearable's, or with --phone the phone's.")
 
     @Option(help: "Only this app's (its name as `relayctl notifications` shows it).")
     var app: String?
+
+    @Flag(help: "Ask relay-phone: its decisions and the wearable's reports.")
+    var phone = false
 
     @Flag(help: "Print the agent's JSON response as it came.")
     var json = false
@@ -40,7 +48,9 @@ struct HistoryCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func run() throws {
-        try Decisions.print(control.send(WearableRequest.history(app: app), json: json), json: json)
+        let response =
+            phone ? try control.send(PhoneRequest.history(app: app), json: json) : try control.send(WearableRequest.history(app: app), json: json)
+        try Decisions.print(response, json: json)
     }
 }
 

@@ -1,5 +1,6 @@
 public import RelayControl
 public import RelayCore
+public import RelayStore
 
 extension Mute {
     /// The mute as `relayctl mutes` lists it on either agent: `{app, thread, until}`, the
@@ -13,5 +14,16 @@ extension Mute {
             object["thread"] = .string(threadName(thread))
         }
         return .object(object)
+    }
+}
+
+extension DecisionHistoryTable.Entry {
+    /// The decision as `relayctl why` and `history` list it on either agent: `{at, notification,
+    /// revision, app, alerted, reason}`.
+    public var controlValue: ControlValue {
+        .object([
+            "at": .int(Int(at)), "notification": .string(notification), "revision": .int(Int(revision)),
+            "app": .string(app), "alerted": .int(alerted ? 1 : 0), "reason": .string(reason),
+        ])
     }
 }
