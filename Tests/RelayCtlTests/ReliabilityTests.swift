@@ -14,6 +14,9 @@ import Testing
 /// middle. Afterwards every notification is on the wearable exactly once at its latest
 /// revision, nothing removed is shown, every response reached its app exactly once (the app's
 /// D-Bus signals, counted), and no alert was repeated (counted across the wearable's lives).
+/// Do not disturb (on the phone) and a mute (from the wearable) come and go, and a filter rule
+/// keeps every title ending in 7 silent: no notification alerted that its recorded decision
+/// (`relayctl why`) says was silent, and none was silent that it says alerted.
 ///
 /// The seed is printed with every failure; `RELAY_SOAK_SEED=N` replays a run.
 @Suite struct ReliabilityTests {
@@ -112,17 +115,24 @@ private struct Soak {
         defer { simulator.cancel() }
         await listening.wait()
 
+        // A filter rule the phone reads at start: titles ending in 7 arrive silently.
+        try FileManager.default.createDirectory(atPath: rig.directory + "/config/relay", withIntermediateDirectories: true)
+        try "[rule.sevens]\ntitle = \"7$\"\naction = \"silent\"\n".write(toFile: rig.directory + "/config/relay/filters.toml", atomically: true, encoding: .utf8)
+
         try await rig.startWearable()
         try await rig.startPhone(peer: simulatorSocket)
         try await rig.pair()
         try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
+        // Do not disturb on the phone and a mute of the app from the wrist, each on for a while.
+        var doNotDisturb = false
+        var muted = false
 
         var live: [String: Posted] = [:]
         var order: [String] = []  // live titles, in a stable order for the generator
         var gone: Set<String> = []
         var expected: [Heard: Int] = [:]
         var counter = 0
-        var counts = (new: 0, updates: 0, removals: 0, responses: 0, drops: 0, outages: 0, postedApart: 0)
+        var counts = (new: 0, updates: 0, removals: 0, responses: 0, drops: 0, outages: 0, postedApart: 0, silencings: 0)
         // While the devices are apart, until this step: the wearable shows nothing new, so nothing
         // is answered on it (what it shows could be, but the generator does not know which).
         var apartUntil: Int?
@@ -233,6 +243,18 @@ private struct Soak {
                 continue
             }
             let roll = Int.random(in: 0..<100, using: &random)
+            if roll == 98 {
+                doNotDisturb.toggle()
+                try await rig.ctl(["dnd", doNotDisturb ? "on" : "off", "--control-socket", rig.phoneSocket])
+                counts.silencings += 1
+                continue
+            }
+            if roll == 97, wearableUp {
+                muted.toggle()
+                try await rig.ctl(["mutes", muted ? "add" : "remove", "soak", "--wearable", "--control-socket", rig.wearableSocket])
+                counts.silencings += 1
+                continue
+            }
             if roll == 99, apartUntil == nil, wearableUp {
                 // Out of range for a while: the phone's changes wait in its log.
                 outage.begin()
@@ -269,8 +291,9 @@ private struct Soak {
                 live[posted.title] = posted
                 order.append(posted.title)
                 counts.new += 1
-                // Posted while apart: it arrives with the catch-up, which does not alert.
-                if apartUntil != nil || !wearableUp { counts.postedApart += 1 }
+                // Posted while apart: it arrives with the catch-up, which does not alert; nor does
+                // what do not disturb, the mute or the rule keeps silent.
+                if apartUntil != nil || !wearableUp || doNotDisturb || muted || posted.title.hasSuffix("7") { counts.postedApart += 1 }
             }
         }
         if !wearableUp { try await rig.startWearable() }
@@ -281,9 +304,10 @@ private struct Soak {
 
         let converging = ContinuousClock.now
         try await rig.waitForConvergence()
-        print("relay soak: seed \(seed): \(counts.new) new, \(counts.updates) updates, \(counts.removals) removals, \(counts.responses) responses, \(counts.drops) drops, \(counts.outages) outages, wearable killed at \(killWearableAt), phone at \(killPhoneAt) (\(backlog.joined(separator: ", "))); converged in \(ContinuousClock.now - converging)")
+        print("relay soak: seed \(seed): \(counts.new) new, \(counts.updates) updates, \(counts.removals) removals, \(counts.responses) responses, \(counts.drops) drops, \(counts.outages) outages, \(counts.silencings) changes of do not disturb or the mute, wearable killed at \(killWearableAt), phone at \(killPhoneAt) (\(backlog.joined(separator: ", "))); converged in \(ContinuousClock.now - converging)")
         var tally = Tally()
         try await checkWearable(live: live, gone: gone, counts: counts, tally: &tally)
+        try await checkDecisions(tally: &tally)
         try await checkPhone(live: live)
         try await checkImages(live: live, tally: &tally)
         try await checkSignals(client: client, heard: heard, expected: expected, tally: &tally)
@@ -294,12 +318,12 @@ private struct Soak {
     /// What went wrong, counted, for `make chaos`.
     struct Tally: CustomStringConvertible {
         var lost = 0, duplicated = 0, stale = 0, shownAfterRemoval = 0, repeatedAlerts = 0
-        var undeliveredResponses = 0, repeatedResponses = 0, missingImages = 0
+        var undeliveredResponses = 0, repeatedResponses = 0, missingImages = 0, againstDecision = 0
 
         var description: String {
             "lost \(lost), duplicated \(duplicated), stale \(stale), shown after removal \(shownAfterRemoval), "
                 + "repeated alerts \(repeatedAlerts), undelivered responses \(undeliveredResponses), repeated responses \(repeatedResponses), "
-                + "missing images \(missingImages)"
+                + "missing images \(missingImages), alerts against their decision \(againstDecision)"
         }
     }
 
@@ -307,7 +331,8 @@ private struct Soak {
 
     /// Every live notification exactly once at its latest revision; nothing removed; no alert twice.
     private func checkWearable(
-        live: [String: Posted], gone: Set<String>, counts: (new: Int, updates: Int, removals: Int, responses: Int, drops: Int, outages: Int, postedApart: Int),
+        live: [String: Posted], gone: Set<String>,
+        counts: (new: Int, updates: Int, removals: Int, responses: Int, drops: Int, outages: Int, postedApart: Int, silencings: Int),
         tally: inout Tally
     ) async throws {
         let shown = try await rig.wearableNotifications()
@@ -344,6 +369,18 @@ private struct Soak {
         // Drops and kills end links; nothing else may: a violation is a bug that resending hid.
         let failures = rig.linkFailures()
         #expect(failures.isEmpty, "\(context): links failed: \(failures.prefix(5))")
+    }
+
+    /// Each notification on the wearable alerted (in this life of the wearable) only if a recorded
+    /// decision says it alerted, and a title ending in 7 (the rule's) never did.
+    private func checkDecisions(tally: inout Tally) async throws {
+        for shown in try await rig.wearableNotifications() {
+            let decisions = try await rig.ctl(["why", String(shown.id), "--control-socket", rig.wearableSocket]).split(separator: "\n")
+            let decidedAlert = decisions.contains { $0.contains(" alerted: ") }
+            let against = (shown.alerts > 0 && !decidedAlert) || (shown.title.hasSuffix("7") && shown.alerts > 0)
+            if against { tally.againstDecision += 1 }
+            #expect(!against, "seed \(seed): \(shown.title) alerted \(shown.alerts) times against its decisions \(decisions)")
+        }
     }
 
     /// Every picture a live notification carries is on the wearable, whole, and nothing else is.
