@@ -24,17 +24,28 @@ public enum Accounts {
     }
 
     /// Runs one `get…_r` call and reads the entry while the buffer its strings point into lives.
-    private static func lookUp<Entry, Value>(
+    /// A buffer too small for the entry (`ERANGE`: a group with thousands of members) is doubled
+    /// and the call made again, up to 16 MiB; a call interrupted by a signal is made again.
+    static func lookUp<Entry, Value>(
         _ empty: Entry,
         _ call: (inout Entry, UnsafeMutableBufferPointer<CChar>, inout UnsafeMutablePointer<Entry>?) -> Int32,
         _ read: (Entry) -> Value?
     ) -> Value? {
-        var entry = empty
-        var found: UnsafeMutablePointer<Entry>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        return buffer.withUnsafeMutableBufferPointer { buffer in
-            guard call(&entry, buffer, &found) == 0, found != nil else { return nil }
-            return read(entry)
+        var size = 16_384
+        while size <= 16 << 20 {
+            var entry = empty
+            var found: UnsafeMutablePointer<Entry>?
+            var buffer = [CChar](repeating: 0, count: size)
+            let (status, value) = buffer.withUnsafeMutableBufferPointer { buffer -> (Int32, Value?) in
+                let status = call(&entry, buffer, &found)
+                return (status, status == 0 && found != nil ? read(entry) : nil)
+            }
+            switch status {
+            case ERANGE: size *= 2
+            case EINTR: continue
+            default: return value
+            }
         }
+        return nil
     }
 }
