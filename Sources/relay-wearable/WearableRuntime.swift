@@ -422,6 +422,7 @@ final class WearableRuntime {
         if let next = link.nextLocalFireDate(after: clock.now()) { values["nextLocalFire"] = .string(next.formatted(.iso8601)) }
         values["offlineOccurrences"] = .int(link.offlineOccurrences)
         values["clockOffset"] = .string(Self.clockOffset(clock.offset, linkStatus.clockAdjustment))
+        if linkStatus.clockAdjustment != nil { values["clockOffsetMilliseconds"] = .int(Int((clock.offset * 1000).rounded())) }
         values["queuedResponses"] = .int(link.queuedResponses)
         values.merge(doNotDisturbValues) { $1 }
         values["mutes"] = .int(link.alertPolicy.mutes.filter { $0.isInForce(at: clock.now()) }.count)

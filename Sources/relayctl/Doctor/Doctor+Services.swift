@@ -27,10 +27,24 @@ extension Doctor {
             let response = try ControlClient.send(status, to: socket, agent: Request.agent, start: "\(scope) start \(unit)")
             let link = response.values["link"]?.description ?? "unknown"
             findings.append(.ok("services", "\(Request.agent) control socket", "\(socket) answers; the link is \(link)"))
+            if case .int(let milliseconds)? = response.values["clockOffsetMilliseconds"] { findings.append(Self.clockAgainstPhone(milliseconds)) }
         } catch {
             findings.append(.problem("services", "\(Request.agent) control socket", error.description, fix: "start it: \(scope) start \(unit)"))
         }
         return findings
+    }
+
+    /// The wearable's system clock against the phone's, as the wearable measured it at the
+    /// last Hello: within 2 s it agrees.
+    static func clockAgainstPhone(_ milliseconds: Int) -> DoctorFinding {
+        let seconds = Double(milliseconds) / 1000
+        guard abs(milliseconds) > 2000 else {
+            return .ok("clock", "against the phone's", "agrees with the phone's (\(String(format: "%+.1f", seconds)) s)")
+        }
+        return .problem(
+            "clock", "against the phone's",
+            "this clock is \(String(format: "%.1f", abs(seconds))) s \(milliseconds > 0 ? "behind" : "ahead of") the phone's; relay-wearable shows the phone's time, but logs and other programs here do not",
+            fix: "enable NTP (sudo timedatectl set-ntp true), or let relay-wearable set the clock: clock.set_system_clock = true in wearable.toml (needs CAP_SYS_TIME; Docs/SERVICES.md)")
     }
 
     /// What `systemctl ARGUMENTS` printed (its first line), or `nil` when it could not run.
