@@ -31,21 +31,24 @@ public final class DesktopDoNotDisturbWatch: Sendable {
 
     /// Reads each source once, then follows its changes on `connection`; `changed` hears the
     /// desktop's name and whether its do not disturb is on, first for each source the server
-    /// has, then at each change, in the order the bus delivers them.
+    /// has, then at each change, in the order the bus delivers them. When the server leaves or
+    /// another takes the name, every source counts as off and the new owner's are read.
     public static func start(
         on connection: DBusConnection, changed: @escaping @Sendable (_ desktop: String, _ on: Bool) -> Void
     ) async throws -> DesktopDoNotDisturbWatch {
-        // Subscribed before the first readings, so a change between them is not missed.
-        let feed = try await SignalFeed.open(on: connection, rules: [.propertiesChanged(sender: busName, path: path)])
-        for source in sources {
-            // A server without the property answers with an error: it is not that desktop.
-            if case .boolean(let on)? = try? await connection.property(source.property, of: source.interface, at: path, on: busName) {
-                changed(source.desktop, on)
-            }
-        }
+        // Subscribed before the first readings, so a change between them is not missed; in one
+        // feed, so that an owner change cannot overtake the old owner's last property change.
+        let feed = try await SignalFeed.open(
+            on: connection, rules: [.propertiesChanged(sender: busName, path: path), .nameOwnerChanged(name: busName)])
+        await read(on: connection, changed)
         let task = Task {
-            for await message in feed.messages where message.path?.rawValue == path {
-                guard let change = SignalFeed.propertiesChanged(message),
+            for await message in feed.messages {
+                if SignalFeed.ownerChange(message, of: busName) != nil {
+                    for source in sources { changed(source.desktop, false) }
+                    await read(on: connection, changed)
+                    continue
+                }
+                guard message.path?.rawValue == path, let change = SignalFeed.propertiesChanged(message),
                     let source = sources.first(where: { $0.interface == change.interface }),
                     case .boolean(let on)? = change.changed[source.property]
                 else { continue }
@@ -53,6 +56,16 @@ public final class DesktopDoNotDisturbWatch: Sendable {
             }
         }
         return DesktopDoNotDisturbWatch(feed: feed, task: task)
+    }
+
+    /// Reads each source the current owner has.
+    private static func read(on connection: DBusConnection, _ changed: @Sendable (String, Bool) -> Void) async {
+        for source in sources {
+            // A server without the property answers with an error: it is not that desktop.
+            if case .boolean(let on)? = try? await connection.property(source.property, of: source.interface, at: path, on: busName) {
+                changed(source.desktop, on)
+            }
+        }
     }
 
     /// Stops following.

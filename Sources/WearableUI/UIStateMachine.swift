@@ -123,20 +123,20 @@ public struct UIStateMachine {
         clampPositions()
         let level = notification.content.interruptionLevel
         // The rest of a burst in the thread on screen arrives silently (Docs/POLICY.md): the
-        // short look moves to the newest and counts the others.
-        if case .shortLook(let shown, let shownAt) = state.screen, let current = state.notification(shown),
+        // short look moves to the newer one and counts the others. One that alerts shows as any.
+        if !alert, case .shortLook(let shown, let shownAt) = state.screen, let current = state.notification(shown),
             !current.content.threadIdentifier.isEmpty, current.content.threadIdentifier == notification.content.threadIdentifier,
-            current.appName == notification.appName, level != .passive
+            current.appName == notification.appName, level != .passive, notification.date >= current.date
         {
             state.screen = .shortLook(identifier: notification.identifier, shownAt: shownAt)
             state.shortLookMore += 1
-            return alert ? [.haptic(level)] : []
+            return []
         }
         guard alert, level != .passive else { return [] }
-        state.shortLookMore = 0
         // A short look replaces a short look; the screen beneath stays for Back. A pairing code
         // is never covered: the user is comparing it with the phone's.
         if case .pairing = state.screen { return [.haptic(level)] }
+        state.shortLookMore = 0
         if case .shortLook = state.screen {
             state.screen = .shortLook(identifier: notification.identifier, shownAt: state.uptime)
         } else {

@@ -12,7 +12,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(2))) func theMonitoredDesktopsDoNotDisturbSilencesTheWearableWhileItIsOn() async throws {
         try await withPrivateBus { bus in
-            try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { _ in
+            try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { daemon in
                 let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
                 func mock(_ method: String, _ arguments: [String]) async throws {
                     let result = try await runCommand(
@@ -47,6 +47,12 @@ import Testing
                     _ = try await runCommand("/usr/bin/notify-send", ["Lunch", "now"], environment: environment)
                     _ = try await rig.waitUntilShown("Lunch")
                     #expect(try await rig.wearableNotifications().first { $0.title == "Lunch" }?.alerts == 1)
+
+                    // The desktop's server goes away while inhibiting: its do not disturb goes with it.
+                    try await mock("UpdateProperties", [Self.name, "{'Inhibited': <true>}"])
+                    try await rig.until("Plasma inhibits again") { try await rig.phoneStatus()["doNotDisturb"] as? String == "on (from KDE Plasma)" }
+                    await daemon.stop(SIGTERM)
+                    try await rig.until("the server's leaving ends it") { try await rig.phoneStatus()["doNotDisturb"] as? String == "off" }
                 } catch {
                     await rig.stopAll()
                     throw error

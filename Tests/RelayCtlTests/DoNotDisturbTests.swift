@@ -73,14 +73,14 @@ import Testing
             // The phone has its side of each, and the wearable's reports.
             let phoneID = try await rig.phoneDelivered().first { $0.contains("Newsletter") }.flatMap { $0.split(separator: " ").first }.map(String.init) ?? "0"
             let onPhone = try await rig.ctl(["why", phoneID, "--phone", "--control-socket", rig.phoneSocket]).split(separator: "\n")
-            #expect(onPhone.first?.hasSuffix("silent: mirrored without alert: do not disturb (inhibited by org.example.Presenter)") == true, "\(onPhone)")
+            #expect(onPhone.first?.hasSuffix("no alert asked: on the phone: mirrored without alert: do not disturb (inhibited by org.example.Presenter)") == true, "\(onPhone)")
             // For those the phone asked to alert, the wearable's report of what it did joins it.
             let alarmID = try await rig.phoneDelivered().first { $0.contains("Smoke alarm") }.flatMap { $0.split(separator: " ").first }.map(String.init) ?? "0"
             try await rig.until("the wearable's report reaches the phone's history") {
                 try await rig.ctl(["why", alarmID, "--phone", "--control-socket", rig.phoneSocket]).hasSuffix("alerted: on the wearable: alerted")
             }
             let phoneHistory = try await rig.ctl(["history", "--phone", "--app", "notify-send", "--control-socket", rig.phoneSocket])
-            #expect(phoneHistory.contains("alerted: mirrored; may alert (phone locked)"), "\(phoneHistory)")
+            #expect(phoneHistory.contains("alert asked: on the phone: mirrored; may alert (phone locked)"), "\(phoneHistory)")
 
             // The presenter quits without UnInhibit: leaving the bus ends its inhibition.
             await presenter.stop(SIGTERM)

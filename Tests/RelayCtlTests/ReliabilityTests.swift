@@ -15,8 +15,8 @@ import Testing
 /// revision, nothing removed is shown, every response reached its app exactly once (the app's
 /// D-Bus signals, counted), and no alert was repeated (counted across the wearable's lives).
 /// Do not disturb (on the phone) and a mute (from the wearable) come and go, and a filter rule
-/// keeps every title ending in 7 silent: no notification alerted that its recorded decision
-/// (`relayctl why`) says was silent, and none was silent that it says alerted.
+/// keeps every title ending in 7 silent: no notification alerted (in the wearable's last life)
+/// without a recorded decision (`relayctl why`) that it alerts, and none the rule keeps silent.
 ///
 /// The seed is printed with every failure; `RELAY_SOAK_SEED=N` replays a run.
 @Suite struct ReliabilityTests {

@@ -311,10 +311,14 @@ import WearableUI
         }
         #expect(look.more == 2)
         try GoldenImage.check("short-look-burst", machine)
+        // One of the thread that alerts (critical, a rule's) shows as any short look, afresh.
+        machine.feed(.tick(now: referenceNow, uptime: .seconds(2)))
+        #expect(machine.feed(.upsert(message("m4"), alert: true)).contains(.haptic(.active)))
+        #expect(machine.state.screen == .shortLook(identifier: "m4", shownAt: .seconds(2)) && machine.state.shortLookMore == 0)
         // Another thread's silent message does not take the screen; a new alert starts afresh.
         machine.feed(.upsert(message("o1", thread: "9"), alert: false))
-        #expect(machine.state.screen == .shortLook(identifier: "m3", shownAt: .zero))
+        #expect(machine.state.screen == .shortLook(identifier: "m4", shownAt: .seconds(2)))
         machine.feed(.upsert(message("o2", thread: "9"), alert: true))
-        #expect(machine.state.screen == .shortLook(identifier: "o2", shownAt: .zero) && machine.state.shortLookMore == 0)
+        #expect(machine.state.screen == .shortLook(identifier: "o2", shownAt: .seconds(2)) && machine.state.shortLookMore == 0)
     }
 }

@@ -83,7 +83,8 @@ extension PhoneCoordinator: PhoneLinkOwner {
                     if !alerted.alerted {
                         effects.log(.info, "relay-phone: the wearable did not alert for \(alerted.notificationKey): \(alerted.reason)")
                     }
-                    reported = mirror.decision(reported: alerted, at: event.at) { id in state.centre.delivered[id]?.appName }
+                    // Kept by the phone's clock, as the rest of its history: the wearable's may be wrong.
+                    reported = mirror.decision(reported: alerted, at: WireTime.seconds(Date())) { id in state.centre.delivered[id]?.appName }
                 }
                 // The cursor moves by a write of its own only after the entry before it is on
                 // disk; while an overlapping connection's entry is still being committed, the

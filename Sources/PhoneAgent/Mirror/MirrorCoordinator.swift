@@ -61,6 +61,10 @@ public final class MirrorCoordinator: Sendable {
         try link.database.read { db in try PhoneSchema.value(db, AppRequestsRecord.storageName) }.map(AppRequestsRecord.decode)
     }
 
+    /// How the phone's own decisions begin in its history; for them `alerted` means that an
+    /// alert was asked of the wearable (relayctl prints `alert asked` or `no alert asked`).
+    public static let phoneSide = "on the phone: "
+
     /// The name the shared wishes are stored under (`centre_state`).
     static let preferencesName = "preferences"
 
@@ -240,7 +244,7 @@ public final class MirrorCoordinator: Sendable {
             let asked = outcome.changes.contains { if case .upsert(let upsert)? = $0.kind { upsert.mayAlert } else { false } }
             return DecisionHistoryTable.Entry(
                 at: WireTime.seconds(now), notification: String(item.centreID), revision: outcome.mirrored?.revision ?? 0, app: item.appName,
-                alerted: asked, reason: outcome.decision)
+                alerted: asked, reason: Self.phoneSide + outcome.decision)
         }
         let decisions = posted + (reported.map { [$0] } ?? [])
         if let seq {

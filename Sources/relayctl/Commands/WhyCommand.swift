@@ -65,7 +65,9 @@ enum Decisions {
         for case .object(let decision) in decisions {
             func text(_ key: String) -> String { decision[key].map { "\($0)" } ?? "" }
             let at = TimeInterval(text("at")).map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "?"
-            let alerted = text("alerted") == "1" ? "alerted" : "silent"
+            // The phone's own decisions say whether it asked the wearable for an alert.
+            let phone = text("reason").hasPrefix("on the phone: ")
+            let alerted = text("alerted") == "1" ? (phone ? "alert asked" : "alerted") : (phone ? "no alert asked" : "silent")
             let notification = decision["notification"] == nil ? "" : "#\(text("notification"))  "
             Swift.print("\(at)  \(notification)revision \(text("revision"))  \(text("app"))  \(alerted): \(text("reason"))")
         }
