@@ -38,13 +38,6 @@ public struct PhoneDoNotDisturb: Sendable, Hashable {
     /// Do not disturb turned on by hand, until a time or until turned off.
     public var manual: DoNotDisturb? { preferences.manualDoNotDisturb }
 
-    /// Turns it on by hand until `until` (`nil`: until turned off), or off (`on` false), at
-    /// `now`; returns the change, for the wearable.
-    @discardableResult
-    public mutating func setManual(on: Bool, until: Date? = nil, at now: Date = Date()) -> SharedPreferences {
-        preferences.setDoNotDisturb(on ? .on(until: until) : .off, at: now)
-    }
-
     /// Changes the shared wishes; returns the change (empty when nothing changed), for the wearable.
     public mutating func changePreferences(_ body: (inout SharedPreferences) -> SharedPreferences) -> SharedPreferences {
         body(&preferences)

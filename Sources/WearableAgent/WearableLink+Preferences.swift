@@ -21,9 +21,6 @@ extension WearableLink {
     /// Whether the manual do not disturb is shared with the phone (`do_not_disturb.shared`).
     public var sharesDoNotDisturb: Bool { configuration.sharesDoNotDisturb }
 
-    /// The wishes shared with the phone, as held.
-    public var sharedPreferences: SharedPreferences { state.withLock { $0.replica.contents.preferences } }
-
     /// Turns the manual do not disturb on (until `until`, `nil`: until turned off) or off, from
     /// the wearable's toggle or `relayctl dnd`: shared with the phone unless
     /// `do_not_disturb.shared` is off.

@@ -21,13 +21,13 @@ import Testing
         #expect(!byOther && byOwner)
         #expect(dnd.current(at: now) == DoNotDisturb(source: .inhibitor(application: "org.example.Game")))
         // Turned on by hand, until a time: it wins while it lasts.
-        dnd.setManual(on: true, until: now + 60)
+        _ = dnd.changePreferences { $0.setDoNotDisturb(.on(until: now + 60), at: now) }
         #expect(dnd.current(at: now)?.source == .manual)
         #expect(dnd.current(at: now + 60)?.source == .inhibitor(application: "org.example.Game"))
         let left = dnd.ownerLeft(":1.9")
         #expect(left.map(\.application) == ["org.example.Game"])
         #expect(dnd.current(at: now + 60) == nil)
-        dnd.setManual(on: false)
+        _ = dnd.changePreferences { $0.setDoNotDisturb(.off, at: now) }
         #expect(dnd.current(at: now) == nil)
     }
 
