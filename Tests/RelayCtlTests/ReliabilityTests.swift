@@ -123,9 +123,20 @@ private struct Soak {
         try await rig.startPhone(peer: simulatorSocket)
         try await rig.pair()
         try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
-        // Do not disturb on the phone and a mute of the app from the wrist, each on for a while.
+        // Do not disturb on the phone, or a mute of the app from the wrist, on for a few steps
+        // now and then (brief, so that most notifications may still alert).
         var doNotDisturb = false
         var muted = false
+        var silencedUntil: Int?
+        /// Turns the mute on or off from the wrist and waits until the phone has it too: until
+        /// then the phone would keep its old idea of the mute, and the model would be wrong.
+        func mute(_ on: Bool) async throws {
+            try await rig.ctl(["mutes", on ? "add" : "remove", "soak", "--wearable", "--control-socket", rig.wearableSocket])
+            try await rig.until("the phone has the mute's change") {
+                try await rig.ctl(["mutes", "--control-socket", rig.phoneSocket]).hasPrefix("soak") == on
+            }
+            muted = on
+        }
 
         var live: [String: Posted] = [:]
         var order: [String] = []  // live titles, in a stable order for the generator
@@ -242,16 +253,25 @@ private struct Soak {
                 try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
                 continue
             }
-            let roll = Int.random(in: 0..<100, using: &random)
-            if roll == 98 {
-                doNotDisturb.toggle()
-                try await rig.ctl(["dnd", doNotDisturb ? "on" : "off", "--control-socket", rig.phoneSocket])
-                counts.silencings += 1
-                continue
+            if let until = silencedUntil, step >= until {
+                if doNotDisturb {
+                    try await rig.ctl(["dnd", "off", "--control-socket", rig.phoneSocket])
+                    doNotDisturb = false
+                    silencedUntil = nil
+                } else if apartUntil == nil, wearableUp {
+                    try await mute(false)
+                    silencedUntil = nil
+                }
             }
-            if roll == 97, wearableUp {
-                muted.toggle()
-                try await rig.ctl(["mutes", muted ? "add" : "remove", "soak", "--wearable", "--control-socket", rig.wearableSocket])
+            let roll = Int.random(in: 0..<100, using: &random)
+            if roll >= 97, roll < 99, silencedUntil == nil, apartUntil == nil, wearableUp {
+                if roll == 98 {
+                    try await rig.ctl(["dnd", "on", "--control-socket", rig.phoneSocket])
+                    doNotDisturb = true
+                } else {
+                    try await mute(true)
+                }
+                silencedUntil = step + Int.random(in: 3...10, using: &random)
                 counts.silencings += 1
                 continue
             }
