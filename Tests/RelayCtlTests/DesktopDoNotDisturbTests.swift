@@ -2,10 +2,11 @@ import Foundation
 import RelayTestSupport
 import Testing
 
-/// relay-phone in monitor mode follows the do not disturb of the desktop's own server: KDE
-/// Plasma's `Inhibited` and dunst's `paused`, here on python3-dbusmock's notification_daemon,
-/// whose properties are set and changed through dbusmock's own interface (which emits
-/// `PropertiesChanged` as Plasma and dunst do).
+/// relay-phone in monitor mode follows the desktop's own do not disturb: KDE Plasma's
+/// `Inhibited` and dunst's `paused`, here on python3-dbusmock's notification_daemon, whose
+/// properties are set and changed through dbusmock's own interface (which emits
+/// `PropertiesChanged` as Plasma and dunst do); and GNOME's `show-banners` through a dbusmock
+/// Settings portal that answers `Read` and emits `SettingChanged` as xdg-desktop-portal does.
 @Suite struct DesktopDoNotDisturbTests {
     static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
@@ -58,6 +59,65 @@ import Testing
                     throw error
                 }
                 await rig.stopAll()
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2))) func gnomesBannersOffSilenceTheWearableThroughTheSettingsPortal() async throws {
+        let portal = (name: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop")
+        try await withPrivateBus { bus in
+            try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { _ in
+                try await withDBusMock([portal.name, portal.path, "org.freedesktop.portal.Settings"], owning: portal.name, on: bus) {
+                    settings in
+                    let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+                    func mock(_ method: String, _ arguments: [String]) async throws {
+                        let result = try await runCommand(
+                            "/usr/bin/gdbus",
+                            ["call", "--session", "--dest", portal.name, "--object-path", portal.path, "--method", method] + arguments,
+                            environment: environment)
+                        #expect(result.status == 0, "\(method): \(result.output)")
+                    }
+                    // Version 1 of the portal: Read only, its value wrapped in one more variant.
+                    try await mock(
+                        "org.freedesktop.DBus.Mock.AddMethod",
+                        [
+                            "org.freedesktop.portal.Settings", "Read", "ss", "v",
+                            "ret = dbus.Boolean(getattr(self, 'banners', True), variant_level=1) if args == ['org.gnome.desktop.notifications', 'show-banners'] else None",
+                        ])
+                    let emit =
+                        "self.banners = args[0]; self.EmitSignal('org.freedesktop.portal.Settings', 'SettingChanged', 'ssv', ['org.gnome.desktop.notifications', 'show-banners', dbus.Boolean(args[0], variant_level=1)])"
+                    try await mock("org.freedesktop.DBus.Mock.AddMethod", ["org.freedesktop.portal.Settings", "SetBanners", "b", "", emit])
+                    try await mock("org.freedesktop.portal.Settings.SetBanners", ["false"])
+                    let rig = try await Rig.make(bus: bus)
+                    do {
+                        try await rig.startWearable()
+                        try await rig.startPhone(mode: "monitor")
+                        try await rig.pair()
+                        try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
+                        #expect(try await rig.phoneStatus()["doNotDisturb"] as? String == "on (from GNOME)")
+                        _ = try await runCommand("/usr/bin/notify-send", ["Standup", "now"], environment: environment)
+                        let key = try await rig.waitUntilShown("Standup")
+                        #expect(try await rig.wearableNotifications().first { $0.title == "Standup" }?.alerts == 0)
+                        let why = try await rig.ctl(["why", String(key), "--control-socket", rig.wearableSocket])
+                        #expect(why.hasSuffix("silent: the phone did not ask for an alert: do not disturb (from GNOME)"), "\(why)")
+
+                        try await mock("org.freedesktop.portal.Settings.SetBanners", ["true"])
+                        try await rig.until("GNOME shows banners again") { try await rig.phoneStatus()["doNotDisturb"] as? String == "off" }
+                        _ = try await runCommand("/usr/bin/notify-send", ["Lunch", "now"], environment: environment)
+                        _ = try await rig.waitUntilShown("Lunch")
+                        #expect(try await rig.wearableNotifications().first { $0.title == "Lunch" }?.alerts == 1)
+
+                        // The portal goes away while banners are off: its do not disturb goes with it.
+                        try await mock("org.freedesktop.portal.Settings.SetBanners", ["false"])
+                        try await rig.until("GNOME hides banners") { try await rig.phoneStatus()["doNotDisturb"] as? String == "on (from GNOME)" }
+                        await settings.stop(SIGTERM)
+                        try await rig.until("the portal's leaving ends it") { try await rig.phoneStatus()["doNotDisturb"] as? String == "off" }
+                    } catch {
+                        await rig.stopAll()
+                        throw error
+                    }
+                    await rig.stopAll()
+                }
             }
         }
     }
