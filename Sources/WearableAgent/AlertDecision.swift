@@ -117,7 +117,7 @@ struct AlertDecision {
         }
         // The phone matched its filter rules, which have the whole text: one that always alerts
         // goes through the wearable's do not disturb, mutes and gap too.
-        let rule = upsert.alwaysAlertRule.isEmpty ? nil : MatchedRule(name: upsert.alwaysAlertRule, action: .alwaysAlert)
+        let rule = upsert.alwaysAlertRule.isEmpty ? nil : MatchedRule(name: upsert.alwaysAlertRule.truncated(toUTF8Bytes: 256), action: .alwaysAlert)
         let decision = Self.policy(
             level: InterruptionLevel(upsert.content.interruptionLevel), app: app, thread: Self.thread(upsert.content.threadKey),
             rule: rule, silent: silent, context: context)

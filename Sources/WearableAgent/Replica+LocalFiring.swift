@@ -79,7 +79,8 @@ extension Replica {
             guard let latest = dates.last else { continue }
             let decision = AlertDecision.policy(
                 level: InterruptionLevel(schedule.content.interruptionLevel), app: contents.appName(schedule.appKey),
-                thread: AlertDecision.thread(schedule.content.threadKey), silent: contents.settings.silent, context: context)
+                thread: AlertDecision.thread(schedule.content.threadKey), rule: Self.rule(of: schedule), silent: contents.settings.silent,
+                context: context)
             let alerts = decision.outcome.alerts
             // Two requests due at once buzz once: the second is within the gap of the first.
             if alerts {
@@ -111,6 +112,13 @@ extension Replica {
             ]
         }
         return effects
+    }
+
+    /// The phone's filter rule that matched a scheduled request, if one did.
+    static func rule(of schedule: Relay_V1_ScheduleUpsert) -> MatchedRule? {
+        if !schedule.alwaysAlertRule.isEmpty { return MatchedRule(name: schedule.alwaysAlertRule.truncated(toUTF8Bytes: 256), action: .alwaysAlert) }
+        if !schedule.silentRule.isEmpty { return MatchedRule(name: schedule.silentRule.truncated(toUTF8Bytes: 256), action: .silent) }
+        return nil
     }
 
     /// How many occurrences fired here wait for the phone's notification to replace them.

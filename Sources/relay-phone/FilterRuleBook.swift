@@ -27,6 +27,8 @@ final class FilterRuleBook: Sendable {
     /// later one's rules are the ones kept, whichever finishes first.
     private let readings = Atomic<Int>(0)
     private let log: AgentLogSink
+    /// Told after each reading that installed rules (`whenReloaded`).
+    private let reloaded = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Rules from `path`, loaded now.
     init(path: String, log: AgentLogSink) {
@@ -37,6 +39,11 @@ final class FilterRuleBook: Sendable {
 
     /// The rules in force.
     func current() -> FilterRules { state.withLock { $0.rules } }
+
+    /// Calls `handler` after each later reading that installs rules (it runs on the reader's thread).
+    func whenReloaded(_ handler: @escaping @Sendable () -> Void) {
+        reloaded.withLock { $0 = handler }
+    }
 
     /// Reads the file again; on a mistake keeps the rules in force. Returns the problem, if any.
     @discardableResult
@@ -50,6 +57,7 @@ final class FilterRuleBook: Sendable {
                 state = State(rules: rules, definitions: file.rules, problem: nil, installed: reading)
             }
             log("relay-phone: filter rules: \(file.rules.count) from \(path)" + (file.rules.isEmpty ? " (none)" : ": " + file.rules.map(\.name).joined(separator: ", ")))
+            reloaded.withLock { $0 }?()
             return nil
         } catch {
             let kept = state.withLock { state in

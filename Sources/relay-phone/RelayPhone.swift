@@ -109,6 +109,14 @@ struct RelayPhone: AsyncParsableCommand {
             log("relay-phone: the last run did not stop before the machine restarted; a new log epoch replaces what the wearable holds")
             try server.coordinator.recoverFromLostWrites()
         }
+        // The wearable fires scheduled requests by the rule each was mirrored with: the rules may
+        // have changed while the phone was stopped, and change again at each reload.
+        try server.coordinator.filterRulesChanged()
+        filterRules.whenReloaded { [coordinator = server.coordinator] in
+            do { try coordinator.filterRulesChanged() } catch {
+                log("relay-phone: could not mirror the scheduled requests again under the new filter rules: \(error)", level: .error)
+            }
+        }
         do {
             try link.database.write { db in try RunRecord.started(db, bootID: bootID) }
         } catch {

@@ -66,4 +66,33 @@ import Testing
         // A later change still counts on from there.
         #expect(upserts(mirror.posted(item(2, "again"), replaced: true, locked: true, at: delivered).changes) == ["key 2 revision 3"])
     }
+
+    @Test func aScheduledRequestCarriesItsFilterRuleAndADroppingOneStaysOffTheWearable() {
+        var mirror = PhoneMirror()
+        var stretch = ScheduleItem(
+            appName: "coach", identifier: "stretch", content: NotificationContent(title: "Stretch"), category: nil,
+            trigger: .timeInterval(seconds: 3600, repeats: true), scheduledAt: delivered, timeZone: "UTC")
+        func upsert(_ outcome: PhoneMirror.Outcome) -> Relay_V1_ScheduleUpsert? {
+            outcome.changes.compactMap { if case .scheduleUpsert(let upsert)? = $0.kind { upsert } else { nil } }.first
+        }
+        let plain = mirror.scheduled(stretch)
+        #expect(upsert(plain).map { [$0.silentRule, $0.alwaysAlertRule] } == ["", ""])
+        #expect(mirror.scheduleRules[AppRequests.name(appID: "coach", identifier: "stretch")] == .some(nil))
+
+        stretch.rule = MatchedRule(name: "quiet-coach", action: .silent)
+        #expect(upsert(mirror.scheduled(stretch)).map { [$0.silentRule, $0.alwaysAlertRule] } == ["quiet-coach", ""])
+        stretch.rule = MatchedRule(name: "loud-coach", action: .alwaysAlert)
+        #expect(upsert(mirror.scheduled(stretch)).map { [$0.silentRule, $0.alwaysAlertRule] } == ["", "loud-coach"])
+
+        stretch.rule = MatchedRule(name: "no-coach", action: .drop)
+        let dropped = mirror.scheduled(stretch)
+        #expect(dropped.changes.map { $0.scheduleRemove.key } == [upsert(plain)?.key], "taken off the wearable")
+        #expect(dropped.decision == "schedule not mirrored: filter rule \"no-coach\": drop")
+        #expect(mirror.schedules[AppRequests.name(appID: "coach", identifier: "stretch")] == nil)
+        #expect(mirror.scheduled(stretch).changes.isEmpty, "still dropped: nothing to send")
+        #expect(mirror.scheduleRules[AppRequests.name(appID: "coach", identifier: "stretch")] == .some(stretch.rule))
+
+        stretch.rule = nil
+        #expect(upsert(mirror.scheduled(stretch)) != nil, "no longer dropped: back on the wearable")
+    }
 }

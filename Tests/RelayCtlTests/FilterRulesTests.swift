@@ -59,4 +59,24 @@ import Testing
             #expect(listed.contains("door: category device → always-alert") && listed.contains("refused at the last reading"), "\(listed)")
         }
     }
+
+    /// The wearable fires a scheduled request by the rule it was mirrored with, so a reload that
+    /// changes the rule for one mirrors it again: a dropping rule takes it off the wearable, and
+    /// without it the request comes back.
+    @Test(.timeLimit(.minutes(2))) func aReloadMirrorsScheduledRequestsAgainUnderTheirNewRule() async throws {
+        try await Rig.withPairedAgents { rig, bus in
+            let file = rig.directory + "/config/relay/filters.toml"
+            try FileManager.default.createDirectory(atPath: rig.directory + "/config/relay", withIntermediateDirectories: true)
+            try await rig.ctl(["schedule", "--bus", bus.address, "--app-id", "org.example.Coach", "--in", "3600", "--title", "Stretch"])
+            try await rig.until("the wearable holds the schedule") { try await rig.wearableStatus()["schedules"] as? Int == 1 }
+
+            try "[rule.no-coach]\napp = \"org.example.Coach\"\naction = \"drop\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+            try await rig.ctl(["filter", "reload", "--control-socket", rig.phoneSocket])
+            try await rig.until("the dropped request leaves the wearable") { try await rig.wearableStatus()["schedules"] as? Int == 0 }
+
+            try "".write(toFile: file, atomically: true, encoding: .utf8)
+            try await rig.ctl(["filter", "reload", "--control-socket", rig.phoneSocket])
+            try await rig.until("it comes back without the rule") { try await rig.wearableStatus()["schedules"] as? Int == 1 }
+        }
+    }
 }

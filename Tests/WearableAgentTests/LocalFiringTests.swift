@@ -248,4 +248,28 @@ struct LocalFiringTests {
         #expect(replica.contents.notifications.isEmpty)
         #expect(replica.unreconciledRequests == 0)
     }
+
+    @Test("an occurrence fired here follows the phone's filter rule for its request: silent, or alerting through do not disturb")
+    func firedHereFollowsTheFilterRule() {
+        func firing(silentRule: String = "", alwaysAlertRule: String = "", doNotDisturb: Bool = false) -> (alerted: [Bool], reason: String) {
+            var replica = Replica()
+            var change = Self.repeating(7, every: 60, from: Self.start)
+            change.scheduleUpsert.silentRule = silentRule
+            change.scheduleUpsert.alwaysAlertRule = alwaysAlertRule
+            _ = replica.apply(change)
+            _ = replica.linkChanged(at: Self.start.addingTimeInterval(1))
+            let policy = AlertPolicy(doNotDisturb: doNotDisturb ? DoNotDisturb(source: .manual) : nil, minimumGap: 0)
+            let effects = replica.fireDue(context: AlertContext(policy: policy, now: Self.start.addingTimeInterval(61)))
+            let reason = effects.compactMap { if case .decided(_, _, _, _, let reason, _) = $0 { reason } else { nil } }.first ?? ""
+            return (Self.fired(effects).map(\.alerted), reason)
+        }
+        #expect(firing().alerted == [true])
+        let silent = firing(silentRule: "quiet-coach")
+        #expect(silent.alerted == [false])
+        #expect(silent.reason.contains("\"quiet-coach\""), "\(silent.reason)")
+        #expect(firing(doNotDisturb: true).alerted == [false])
+        let loud = firing(alwaysAlertRule: "loud-coach", doNotDisturb: true)
+        #expect(loud.alerted == [true], "\(loud.reason)")
+        #expect(loud.reason.contains("\"loud-coach\""), "\(loud.reason)")
+    }
 }

@@ -158,6 +158,26 @@ extension PhoneCoordinator: PhoneLinkOwner {
         try startNewEpoch(newPartner: newPartner, skippingKeys: false)
     }
 
+    /// The filter rules were loaded: each scheduled request whose content now matches another
+    /// rule is mirrored again with it, since the wearable applies that rule to the occurrences it
+    /// fires itself (a dropped one leaves the wearable, one no longer dropped comes back). At
+    /// start every request counts as changed, its rule not being stored. Returns once it is on disk.
+    public func filterRulesChanged() throws {
+        guard let mirror else { return }
+        let filter = filterRules()
+        let ticket = state.withLock { state -> CommitTicket? in
+            let changed = mirror.schedules(Self.scheduleItems(state.centre.apps), changedUnder: filter)
+            guard !changed.isEmpty else { return nil }
+            return mirror.record(changed.map { .scheduled($0) }, locked: isLocked(), filter: filter)
+        }
+        try ticket?.waitBlocking()
+    }
+
+    /// Every pending scheduled request, as the mirror takes them.
+    private static func scheduleItems(_ apps: AppRequests) -> [ScheduleItem] {
+        apps.pending.list().compactMap { $0.scheduleItem(category: apps.category($0.request.content.categoryIdentifier, of: $0.appID)) }
+    }
+
     /// After a power cut that may have lost commits the wearable already had (`RunRecord`): a
     /// new epoch, whose snapshot replaces whatever the wearable holds, and keys that go on far
     /// past any it may hold. Runs before the link and the bus start.
@@ -170,11 +190,9 @@ extension PhoneCoordinator: PhoneLinkOwner {
         let ticket = state.withLock { state in
             commitDeliveries(&state)
             let items = state.centre.list.map { MirrorItem($0, deliveredAt: state.deliveredDates[$0.id] ?? Date()) }
-            let apps = state.centre.apps
-            let schedules = apps.pending.list().compactMap {
-                $0.scheduleItem(category: apps.category($0.request.content.categoryIdentifier, of: $0.appID))
-            }
-            return mirror.startNewEpoch(items: items, schedules: schedules, newPartner: newPartner, skippingKeys: skippingKeys)
+            return mirror.startNewEpoch(
+                items: items, schedules: Self.scheduleItems(state.centre.apps), newPartner: newPartner, skippingKeys: skippingKeys,
+                filter: filterRules())
         }
         try ticket.waitBlocking()
     }

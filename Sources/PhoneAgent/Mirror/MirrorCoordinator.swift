@@ -212,8 +212,11 @@ public final class MirrorCoordinator: Sendable {
         let changes = paired ? changes.map(withAttachments) : changes
         // The filter rules' patterns run before the mirror's lock: what they cost holds up no one else there.
         let matched = paired ? changes.map { change -> MatchedRule? in
-            guard case .posted(let item, _, _) = change else { return nil }
-            return filter.match(app: item.appName, content: item.content)
+            switch change {
+            case .posted(let item, _, _): filter.match(app: item.appName, content: item.content)
+            case .scheduled(let item): filter.match(app: item.appName, content: item.content)
+            default: nil
+            }
         } : changes.map { _ in nil }
         // The policy runs on the mirror in place: a copy taken out of the lock would copy its
         // tables whole at the first change, for every notification.
@@ -227,7 +230,7 @@ public final class MirrorCoordinator: Sendable {
                 case .removed(let centreID, let reason):
                     mirror.removed(centreID: centreID, reason: reason)
                 case .scheduled(let item):
-                    paired ? mirror.scheduled(item) : PhoneMirror.Outcome(decision: "schedule not mirrored: no wearable is paired")
+                    paired ? mirror.scheduled(item.matching(rule)) : PhoneMirror.Outcome(decision: "schedule not mirrored: no wearable is paired")
                 case .unscheduled(let appName, let identifier):
                     mirror.unscheduled(appName: appName, identifier: identifier)
                 case .firedOnWearable(let scheduleKey, _, _, let withdraw):
@@ -324,6 +327,17 @@ public final class MirrorCoordinator: Sendable {
         return ticket
     }
 
+    /// Those of `items` (scheduled requests) whose filter rule under `filter` is not the one
+    /// they were last mirrored with, or not known to be (restored from storage).
+    public func schedules(_ items: [ScheduleItem], changedUnder filter: FilterRules) -> [ScheduleItem] {
+        let rules = items.map { filter.match(app: $0.appName, content: $0.content) }
+        return mirror.withLock { mirror in
+            zip(items, rules).compactMap { item, rule in
+                mirror.scheduleRules[item.keyName].map { $0 == rule } == true ? nil : item
+            }
+        }
+    }
+
     /// Starts a new log epoch with a snapshot of `items` (the centre's notifications). For a
     /// new partner nothing counts as mirrored any more, so the snapshot only clears its replica.
     /// `skippingKeys` is for after a power cut that may have lost commits the wearable saw:
@@ -335,10 +349,11 @@ public final class MirrorCoordinator: Sendable {
     /// ticket, after the centre's lock is released, before answering anyone.
     @discardableResult
     public func startNewEpoch(
-        items: [MirrorItem], schedules: [ScheduleItem] = [], newPartner: Bool, skippingKeys: Bool = false
+        items: [MirrorItem], schedules: [ScheduleItem] = [], newPartner: Bool, skippingKeys: Bool = false,
+        filter: FilterRules = FilterRules()
     ) -> CommitTicket {
         let items = items.map(withAttachments)
-        let schedules = schedules.map(withAttachments)
+        let schedules = schedules.map { withAttachments($0).matching(filter.match(app: $0.appName, content: $0.content)) }
         let epoch = LinkLogTables.freshEpoch()
         let (skipped, outcome, mirrored) = mirror.withLock { mirror in
             if newPartner { mirror.forgetMirrored() }

@@ -72,6 +72,9 @@ public struct ScheduleItem: Sendable, Hashable {
     public var timeZone: String
     /// The attachments the phone holds in its store (filled in like `MirrorItem.attachments`).
     public var attachments: [Relay_V1_AttachmentRef] = []
+    /// The filter rule its content matched, if one did (filled in by the mirror's coordinator,
+    /// which has the rules).
+    public var rule: MatchedRule?
 
     /// Creates an item.
     public init(
@@ -85,6 +88,13 @@ public struct ScheduleItem: Sendable, Hashable {
         self.trigger = trigger
         self.scheduledAt = scheduledAt
         self.timeZone = timeZone
+    }
+
+    /// The item with the filter rule its content matched.
+    func matching(_ rule: MatchedRule?) -> ScheduleItem {
+        var item = self
+        item.rule = rule
+        return item
     }
 
     /// The name its wire key is kept under.

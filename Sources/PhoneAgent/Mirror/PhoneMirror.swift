@@ -45,6 +45,9 @@ public struct PhoneMirror: Sendable {
     public private(set) var mirrored: [UInt32: Mirrored]
     /// The scheduled requests mirrored, by key name (app and identifier).
     public private(set) var schedules: [String: Mirrored] = [:]
+    /// The filter rule each scheduled request was last mirrored (or kept off the wearable) with,
+    /// by key name; a request restored from storage has none here, its rule not being stored.
+    public private(set) var scheduleRules: [String: MatchedRule?] = [:]
     /// How to mirror.
     public var settings: MirrorSettings
     /// Categories and apps as last sent in this log epoch, so unchanged ones are not resent.
@@ -67,10 +70,19 @@ public struct PhoneMirror: Sendable {
 
     /// A scheduled request was added or replaced: the wearable keeps a copy to fire while apart.
     /// Mirrored whatever the lock state, because it matters exactly when the phone is away.
+    /// The filter rule its content matched (`item.rule`) goes with it, for the occurrences the
+    /// wearable fires; one that drops keeps it off the wearable (and takes it off, if it was there).
     public mutating func scheduled(_ item: ScheduleItem) -> Outcome {
         var outcome = Outcome(decision: "")
         guard let trigger = try? Relay_V1_Trigger(item.trigger) else {
             return Outcome(decision: "schedule not mirrored: a \(item.trigger.kind) trigger is not fired by the wearable")
+        }
+        if let rule = item.rule, rule.action == .drop {
+            let decision = "schedule not mirrored: \(PolicyDecision.Reason.rule(rule))"
+            outcome = unscheduled(appName: item.appName, identifier: item.identifier)
+            outcome.decision = decision
+            scheduleRules[item.keyName] = rule
+            return outcome
         }
         let (appKey, content) = wireContent(item.appName, item.content, item.category, item.attachments, into: &outcome)
         let existing = schedules[item.keyName]
@@ -82,7 +94,12 @@ public struct PhoneMirror: Sendable {
         change.scheduleUpsert.trigger = trigger
         change.scheduleUpsert.scheduledAt = WireTime.seconds(item.scheduledAt)
         change.scheduleUpsert.timeZone = item.timeZone
+        if let rule = item.rule {
+            let name = rule.name.truncated(toUTF8Bytes: 256)
+            if rule.action == .alwaysAlert { change.scheduleUpsert.alwaysAlertRule = name } else { change.scheduleUpsert.silentRule = name }
+        }
         schedules[item.keyName] = Mirrored(key: change.scheduleUpsert.key, revision: change.scheduleUpsert.revision)
+        scheduleRules[item.keyName] = .some(item.rule)
         outcome.changes.append(change)
         outcome.decision = existing == nil ? "schedule mirrored" : "schedule replaced"
         return outcome
@@ -90,7 +107,9 @@ public struct PhoneMirror: Sendable {
 
     /// A scheduled request left the phone's pending list (removed, or fired for the last time).
     public mutating func unscheduled(appName: String, identifier: String) -> Outcome {
-        guard let existing = schedules.removeValue(forKey: AppRequests.name(appID: appName, identifier: identifier)) else {
+        let name = AppRequests.name(appID: appName, identifier: identifier)
+        scheduleRules.removeValue(forKey: name)
+        guard let existing = schedules.removeValue(forKey: name) else {
             return Outcome(decision: "nothing to unschedule: it was not mirrored")
         }
         var change = Relay_V1_Change()
@@ -211,6 +230,7 @@ public struct PhoneMirror: Sendable {
         }
         // Scheduled requests are mirrored whatever the lock state, so all of them are in it.
         schedules.removeAll()
+        scheduleRules.removeAll()
         for item in scheduled.sorted(by: { $0.keyName < $1.keyName }) {
             let part = self.scheduled(item)
             outcome.changes += part.changes

@@ -961,6 +961,21 @@ public nonisolated struct Relay_V1_ScheduleUpsert: @unchecked Sendable {
     set {_uniqueStorage()._timeZone = newValue}
   }
 
+  /// The phone's filter rule that matched the request's content when it was mirrored, if one
+  /// did, for the occurrences the wearable fires itself while apart: one that always alerts
+  /// (its name here), or one that keeps them silent. A rule that drops keeps the request off
+  /// the wearable. At most 256 bytes each; the phone mirrors the request again when its rules
+  /// are reloaded.
+  public var alwaysAlertRule: String {
+    get {_storage._alwaysAlertRule}
+    set {_uniqueStorage()._alwaysAlertRule = newValue}
+  }
+
+  public var silentRule: String {
+    get {_storage._silentRule}
+    set {_uniqueStorage()._silentRule = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2749,7 +2764,7 @@ nonisolated extension Relay_V1_PluralText: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Relay_V1_ScheduleUpsert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ScheduleUpsert"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{2}\u{2}content\0\u{1}trigger\0\u{3}scheduled_at\0\u{3}time_zone\0\u{c}\u{4}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{2}\u{2}content\0\u{1}trigger\0\u{3}scheduled_at\0\u{3}time_zone\0\u{3}always_alert_rule\0\u{3}silent_rule\0\u{c}\u{4}\u{1}")
 
   fileprivate class _StorageClass {
     var _key: UInt64 = 0
@@ -2759,6 +2774,8 @@ nonisolated extension Relay_V1_ScheduleUpsert: SwiftProtobuf.Message, SwiftProto
     var _trigger: Relay_V1_Trigger? = nil
     var _scheduledAt: Int64 = 0
     var _timeZone: String = String()
+    var _alwaysAlertRule: String = String()
+    var _silentRule: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2776,6 +2793,8 @@ nonisolated extension Relay_V1_ScheduleUpsert: SwiftProtobuf.Message, SwiftProto
       _trigger = source._trigger
       _scheduledAt = source._scheduledAt
       _timeZone = source._timeZone
+      _alwaysAlertRule = source._alwaysAlertRule
+      _silentRule = source._silentRule
     }
   }
 
@@ -2801,6 +2820,8 @@ nonisolated extension Relay_V1_ScheduleUpsert: SwiftProtobuf.Message, SwiftProto
         case 6: try { try decoder.decodeSingularMessageField(value: &_storage._trigger) }()
         case 7: try { try decoder.decodeSingularInt64Field(value: &_storage._scheduledAt) }()
         case 8: try { try decoder.decodeSingularStringField(value: &_storage._timeZone) }()
+        case 9: try { try decoder.decodeSingularStringField(value: &_storage._alwaysAlertRule) }()
+        case 10: try { try decoder.decodeSingularStringField(value: &_storage._silentRule) }()
         default: break
         }
       }
@@ -2834,6 +2855,12 @@ nonisolated extension Relay_V1_ScheduleUpsert: SwiftProtobuf.Message, SwiftProto
       if !_storage._timeZone.isEmpty {
         try visitor.visitSingularStringField(value: _storage._timeZone, fieldNumber: 8)
       }
+      if !_storage._alwaysAlertRule.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._alwaysAlertRule, fieldNumber: 9)
+      }
+      if !_storage._silentRule.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._silentRule, fieldNumber: 10)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2850,6 +2877,8 @@ nonisolated extension Relay_V1_ScheduleUpsert: SwiftProtobuf.Message, SwiftProto
         if _storage._trigger != rhs_storage._trigger {return false}
         if _storage._scheduledAt != rhs_storage._scheduledAt {return false}
         if _storage._timeZone != rhs_storage._timeZone {return false}
+        if _storage._alwaysAlertRule != rhs_storage._alwaysAlertRule {return false}
+        if _storage._silentRule != rhs_storage._silentRule {return false}
         return true
       }
       if !storagesAreEqual {return false}
