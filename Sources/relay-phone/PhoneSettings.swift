@@ -43,6 +43,8 @@ struct PhoneSettings {
     var wearableAddress: String? = nil
     /// The filter rules file (it may not exist: no rules).
     var filterRulesFile = ""
+    /// Whether the monitored desktop's server is kept quiet while the wearable is connected.
+    var onlyWearableAlerts = false
 
     /// Reads the configuration with the flags over it; a problem is written on standard error
     /// with its file, line and column (or flag) and stops the agent with exit status 1.
@@ -78,7 +80,8 @@ struct PhoneSettings {
             withoutLockSource: file.mirror.withoutLockSource == .unlocked ? .unlocked : .headless,
             source: loaded.summary, bluetoothAdapter: file.bluetoothAdapter, wearableAddress: file.wearableAddress,
             filterRulesFile: file.filterRulesFile
-                ?? (loaded.location.path as NSString).deletingLastPathComponent + "/filters.toml")
+                ?? (loaded.location.path as NSString).deletingLastPathComponent + "/filters.toml",
+            onlyWearableAlerts: file.mirror.onlyWearableAlerts)
     }
 
     /// The wearable's endpoint: the configured one, checked now so that a mistake stops the

@@ -139,6 +139,7 @@ struct RelayPhone: AsyncParsableCommand {
         let monitor: NotificationMonitor?
         let inhibitorWatch: Task<Void, Never>
         var desktopWatch: DesktopDoNotDisturbWatch?
+        var desktopQuieting: DesktopQuieting?
         do {
             // Inhibitors that leave the bus are watched for before anyone may inhibit.
             inhibitorWatch = try await doNotDisturb.serve(on: connection)
@@ -149,14 +150,20 @@ struct RelayPhone: AsyncParsableCommand {
             try await rich.start(on: connection)
             // Beside another server, its own do not disturb is one of the phone's (Docs/POLICY.md).
             if monitor != nil {
+                // What the phone quietens itself for the wearable is not the user's do not disturb.
+                let quieting = settings.onlyWearableAlerts ? Self.quietDesktop(connection, link: link, settings: settings, doNotDisturb: doNotDisturb, log: log) : nil
+                desktopQuieting = quieting
                 desktopWatch = try await DesktopDoNotDisturbWatch.start(on: connection) { desktop, on in
-                    doNotDisturb.setDesktop(desktop, on: on)
+                    doNotDisturb.setDesktop(desktop, on: quieting?.userState(of: desktop, reported: on) ?? on)
                 }
+            } else if settings.onlyWearableAlerts {
+                log("relay-phone: mirror.only_wearable_alerts: relay-phone is the notification server and shows nothing itself; nothing to quieten")
             }
             // Before the link runs: a response it applies meanwhile would overtake them.
             try server.coordinator.emitStoredSignals(monitoring: monitor != nil)
         } catch {
             desktopWatch?.stop()
+            await desktopQuieting?.stop()
             lockWatcher.stop()
             following.cancel()
             await systemBus?.close()
@@ -213,6 +220,8 @@ struct RelayPhone: AsyncParsableCommand {
         rich.stop()
         lockWatcher.stop()
         desktopWatch?.stop()
+        // Given back before the bus closes (Plasma would end its inhibition then anyway; dunst would stay paused).
+        await desktopQuieting?.stop()
         following.cancel()
         inhibitorWatch.cancel()
         await systemBus?.close()
@@ -235,4 +244,18 @@ struct RelayPhone: AsyncParsableCommand {
 struct PhoneError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension RelayPhone {
+    /// Keeps the monitored desktop's server quiet while the wearable is connected
+    /// (`mirror.only_wearable_alerts`); what it gives back is read again for the phone's do not disturb.
+    static func quietDesktop(
+        _ connection: DBusConnection, link: PhoneLink, settings: PhoneSettings, doNotDisturb: DoNotDisturbSwitch, log: AgentLogSink
+    ) -> DesktopQuieting {
+        let quieting = DesktopQuieting(
+            connection: connection, marker: settings.stateDirectory.path + "/desktop-quieted", log: { log($0) },
+            reread: { desktop, on in doNotDisturb.setDesktop(desktop, on: on) })
+        link.whenConnectionChanges { connected in quieting.want(quiet: connected) }
+        return quieting
+    }
 }

@@ -121,4 +121,78 @@ import Testing
             }
         }
     }
+
+    /// `mirror.only_wearable_alerts`: while the wearable is connected, relay-phone inhibits
+    /// Plasma's notifications and pauses dunst (here both on the mock, with `Inhibit` and
+    /// `UnInhibit` as Plasma has them), without that counting as the user's do not disturb; when
+    /// the wearable goes, both are given back, and what the user turned on meanwhile counts again.
+    @Test(.timeLimit(.minutes(2))) func onlyTheWearableAlertsWhileItIsConnected() async throws {
+        try await withPrivateBus { bus in
+            try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { _ in
+                let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+                func mock(_ method: String, _ arguments: [String]) async throws -> String {
+                    let result = try await runCommand(
+                        "/usr/bin/gdbus", ["call", "--session", "--dest", Self.name, "--object-path", Self.path, "--method", method] + arguments,
+                        environment: environment)
+                    #expect(result.status == 0, "\(method): \(result.output)")
+                    return result.output
+                }
+                func property(_ interface: String, _ name: String) async throws -> String {
+                    try await mock("org.freedesktop.DBus.Properties.Get", [interface, name])
+                }
+                _ = try await mock("org.freedesktop.DBus.Mock.AddProperty", ["org.dunstproject.cmd0", "paused", "<false>"])
+                _ = try await mock("org.freedesktop.DBus.Mock.AddProperty", [Self.name, "Inhibited", "<false>"])
+                _ = try await mock(
+                    "org.freedesktop.DBus.Mock.AddMethod",
+                    [Self.name, "Inhibit", "ssa{sv}", "u", "self.UpdateProperties('org.freedesktop.Notifications', {'Inhibited': dbus.Boolean(True)}); ret = dbus.UInt32(41)"])
+                _ = try await mock(
+                    "org.freedesktop.DBus.Mock.AddMethod",
+                    [Self.name, "UnInhibit", "u", "", "self.UpdateProperties('org.freedesktop.Notifications', {'Inhibited': dbus.Boolean(args[0] != 41)})"])
+                let rig = try await Rig.make(bus: bus)
+                do {
+                    try FileManager.default.createDirectory(atPath: rig.directory + "/config/relay", withIntermediateDirectories: true)
+                    try "[mirror]\nonly_wearable_alerts = true\n".write(toFile: rig.directory + "/config/relay/phone.toml", atomically: true, encoding: .utf8)
+                    try await rig.startWearable()
+                    try await rig.startPhone(mode: "monitor")
+                    try await rig.pair()
+                    try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
+                    try await rig.until("the desktop is quiet while the wearable is connected") {
+                        let inhibited = try await property(Self.name, "Inhibited")
+                        let paused = try await property("org.dunstproject.cmd0", "paused")
+                        return inhibited == "(<true>,)" && paused == "(<true>,)"
+                    }
+                    #expect(try await rig.phoneStatus()["doNotDisturb"] as? String == "off", "the phone's own doing, not the user's")
+                    _ = try await runCommand("/usr/bin/notify-send", ["Standup", "now"], environment: environment)
+                    _ = try await rig.waitUntilShown("Standup")
+                    #expect(try await rig.wearableNotifications().first { $0.title == "Standup" }?.alerts == 1, "the wearable alerts")
+
+                    await rig.killWearable()
+                    try await rig.until("both are given back when the wearable goes") {
+                        let inhibited = try await property(Self.name, "Inhibited")
+                        let paused = try await property("org.dunstproject.cmd0", "paused")
+                        return inhibited == "(<false>,)" && paused == "(<false>,)"
+                    }
+                    #expect(try await rig.phoneStatus()["doNotDisturb"] as? String == "off")
+                    try await rig.startWearable()
+                    try await rig.until("quiet again when it is back") {
+                        let inhibited = try await property(Self.name, "Inhibited")
+                        let paused = try await property("org.dunstproject.cmd0", "paused")
+                        return inhibited == "(<true>,)" && paused == "(<true>,)"
+                    }
+
+                    // The user pauses dunst themselves meanwhile: when the wearable goes, Plasma is
+                    // given back, dunst stays as the user left it, and counts as their do not disturb.
+                    _ = try await mock("org.freedesktop.DBus.Mock.UpdateProperties", ["org.dunstproject.cmd0", "{'paused': <false>}"])
+                    _ = try await mock("org.freedesktop.DBus.Mock.UpdateProperties", ["org.dunstproject.cmd0", "{'paused': <true>}"])
+                    await rig.killWearable()
+                    try await rig.until("Plasma is given back") { try await property(Self.name, "Inhibited") == "(<true>,)" ? false : true }
+                    try await rig.until("the user's pause counts") { try await rig.phoneStatus()["doNotDisturb"] as? String == "on (from dunst)" }
+                } catch {
+                    await rig.stopAll()
+                    throw error
+                }
+                await rig.stopAll()
+            }
+        }
+    }
 }

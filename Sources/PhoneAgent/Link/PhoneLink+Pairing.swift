@@ -127,6 +127,12 @@ extension PhoneLink {
         partnerUnpaired.withLock { $0 = handler }
     }
 
+    /// Calls `handler` when a session with the wearable starts (`true`) and when one that had
+    /// started ends (`false`), on the link's task.
+    public func whenConnectionChanges(_ handler: @escaping @Sendable (_ connected: Bool) -> Void) {
+        connectionChanged.withLock { $0 = handler }
+    }
+
     /// The wearable said it forgot this phone: the phone forgets it too.
     func forgetPartner(unpairedBecause reason: String) {
         do {

@@ -77,6 +77,8 @@ public final class PhoneLink: Sendable {
     let state: Mutex<LinkState>
     /// Called after the wearable unpaired this phone and it forgot the wearable in turn.
     let partnerUnpaired = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Told when a session with the wearable starts (true) and when it ends (false).
+    let connectionChanged = Mutex<(@Sendable (_ connected: Bool) -> Void)?>(nil)
     let compaction: Mutex<LogCompaction>
     /// Wakes the session loop; what for is in `wanted`, so that wake-ups can collapse into one.
     private let wakeups: AsyncStream<Void>
@@ -215,6 +217,7 @@ public final class PhoneLink: Sendable {
             return (state.connectedSince != nil, state.sessionEndWaiters)
         }
         for waiter in waiters { waiter() }
+        if wasConnected { connectionChanged.withLock { $0 }?(false) }
         if case .failed(.peerUnpaired(let reason)) = outcome {
             forgetPartner(unpairedBecause: reason)
             return wasConnected

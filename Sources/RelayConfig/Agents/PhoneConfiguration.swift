@@ -40,6 +40,8 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         public var showPreviews: PreviewVisibility
         /// Notifications posted while the wearable was away and younger than this still alert on reconnect.
         public var offlineAlertWindowSeconds: Int
+        /// Whether the desktop's own notification server is kept quiet while the wearable is connected.
+        public var onlyWearableAlerts: Bool
     }
 
     /// The file's keys.
@@ -114,6 +116,12 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
             "The filter rules (Docs/POLICY.md, \"Filter rules\"): drop, silence or always alert notifications by app, "
                 + "category, level, title or body. Read at start, on SIGHUP and on relayctl filter reload; a file with a "
                 + "mistake is refused whole and the rules in force stay. Empty: filters.toml beside this file; none there: no rules.")
+        /// `mirror.only_wearable_alerts`.
+        public static let onlyWearableAlerts: ConfigKey<Bool> = .boolean(
+            "mirror.only_wearable_alerts", default: false,
+            "While the wearable is connected, keep the desktop's own notification server quiet, so that only the wearable "
+                + "alerts (monitor mode: KDE Plasma through Inhibit, dunst by pausing it; Docs/POLICY.md). relay-phone as "
+                + "the server shows nothing itself, so there it changes nothing.")
         /// `mirror.offline_alert_window_seconds`.
         public static let offlineAlertWindowSeconds: ConfigKey<Int> = .integer(
             "mirror.offline_alert_window_seconds", default: 120, range: 0...3600, unit: "seconds",
@@ -140,7 +148,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
                 "mirror", "What reaches the wearable, and how much of it.",
                 keys: [
                     Keys.whenUnlocked.erased, Keys.withoutLockSource.erased, Keys.showPreviews.erased,
-                    Keys.offlineAlertWindowSeconds.erased,
+                    Keys.onlyWearableAlerts.erased, Keys.offlineAlertWindowSeconds.erased,
                 ]),
             ConfigSection("filter", "The user's filter rules.", keys: [Keys.filterRulesFile.erased]),
         ],
@@ -163,6 +171,6 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         filterRulesFile = values[Keys.filterRulesFile].nonEmpty
         mirror = MirrorSettings(
             whenUnlocked: values[Keys.whenUnlocked], withoutLockSource: values[Keys.withoutLockSource], showPreviews: values[Keys.showPreviews],
-            offlineAlertWindowSeconds: values[Keys.offlineAlertWindowSeconds])
+            offlineAlertWindowSeconds: values[Keys.offlineAlertWindowSeconds], onlyWearableAlerts: values[Keys.onlyWearableAlerts])
     }
 }
