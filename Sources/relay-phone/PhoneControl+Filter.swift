@@ -8,11 +8,23 @@ import RelayCore
 extension PhoneControl {
     func why(_ id: UInt32) -> ControlResponse {
         do {
-            let decisions = try mirror.decisions(about: id)
+            var decisions = try mirror.decisions(about: id)
             guard !decisions.isEmpty else {
                 return .failure("the phone has decided nothing about notification \(id) in the last week: relayctl delivered lists the ids")
             }
-            return .success(["decisions": .list(decisions.map(\.controlValue))])
+            // Ids come back (a monitored server's start again from 1 when it restarts): while one is
+            // delivered, what was decided before it arrived was about another notification.
+            var values: [String: ControlValue] = [:]
+            if let delivered = server.coordinator.deliveredDate(of: id) {
+                let since = Int64(delivered.timeIntervalSince1970.rounded(.down))
+                let current = decisions.filter { $0.at >= since }
+                if !current.isEmpty, current.count < decisions.count {
+                    values["earlier"] = .int(decisions.count - current.count)
+                    decisions = current
+                }
+            }
+            values["decisions"] = .list(decisions.map(\.controlValue))
+            return .success(values)
         } catch {
             return .failure("could not read the decision history: \(error)")
         }

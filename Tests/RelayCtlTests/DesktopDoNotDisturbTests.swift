@@ -195,4 +195,49 @@ import Testing
             }
         }
     }
+
+    /// A monitored server that restarts hands out its ids from 1 again: `relayctl why ID --phone`
+    /// shows what was decided about the notification delivered under that id now, and says how
+    /// many decisions about the earlier one it left out.
+    @Test(.timeLimit(.minutes(2))) func whyOnThePhoneKeepsApartTwoNotificationsUnderOneMonitoredID() async throws {
+        try await withPrivateBus { bus in
+            let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+            let rig = try await Rig.make(bus: bus)
+            do {
+                var first = ""
+                try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { _ in
+                    try await rig.startWearable()
+                    try await rig.startPhone(mode: "monitor")
+                    try await rig.pair()
+                    try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
+                    first = try await runCommand("/usr/bin/notify-send", ["-p", "Standup", "now"], environment: environment).output
+                    _ = try await rig.waitUntilShown("Standup")
+                }
+                // A second whole second, so that the decisions' times (in seconds) differ.
+                let restarted = Date().addingTimeInterval(1)
+                try await rig.until("a second has passed") { Date() >= restarted }
+                try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { _ in
+                    let second = try await runCommand("/usr/bin/notify-send", ["-p", "Lunch", "now"], environment: environment).output
+                    #expect(second == first, "the restarted server hands out the same id")
+                    _ = try await rig.waitUntilShown("Lunch")
+                    let id = second.trimmingCharacters(in: .whitespacesAndNewlines)
+                    try await rig.until("the phone holds the new one") { try await rig.phoneDelivered().contains { $0.contains("Lunch") } }
+                    let why = try await rig.ctl(["why", id, "--phone", "--control-socket", rig.phoneSocket])
+                    // Each notification's own decision, and the wearable's report of each once it comes.
+                    var lines = why.split(separator: "\n").map(String.init)
+                    let note = lines.removeLast()
+                    #expect(
+                        note.wholeMatch(of: /\(and [12] decisions? about an earlier notification with this id, before this one arrived: relayctl history --phone lists them\)/)
+                            != nil, "\(why)")
+                    #expect(lines.filter { $0.contains("on the phone: ") }.count == 1, "\(why)")
+                    let history = try await rig.ctl(["history", "--phone", "--control-socket", rig.phoneSocket])
+                    #expect(history.split(separator: "\n").filter { $0.contains("#\(id) ") && $0.contains("on the phone: ") }.count == 2, "\(history)")
+                }
+            } catch {
+                await rig.stopAll()
+                throw error
+            }
+            await rig.stopAll()
+        }
+    }
 }

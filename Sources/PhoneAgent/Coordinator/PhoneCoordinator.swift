@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import RelayCore
 public import RelayFreedesktop
 public import Logging
@@ -98,6 +98,11 @@ public final class PhoneCoordinator: Sendable {
 
     /// The delivered notifications, oldest first.
     public var delivered: [DeliveredNotification] { state.withLock { $0.centre.list } }
+
+    /// When notification `id` was delivered, if it is delivered now.
+    public func deliveredDate(of id: UInt32) -> Date? {
+        state.withLock { $0.deliveredDates[id] }
+    }
 
     /// Reads the centre under its lock.
     public func read<Result>(_ body: (NotificationCentre) throws -> Result) rethrows -> Result {

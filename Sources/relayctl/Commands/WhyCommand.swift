@@ -71,5 +71,10 @@ enum Decisions {
             let notification = decision["notification"] == nil ? "" : "#\(text("notification"))  "
             Swift.print("\(at)  \(notification)revision \(text("revision"))  \(text("app"))  \(alerted): \(text("reason"))")
         }
+        if case .int(let earlier)? = response.values["earlier"] {
+            Swift.print(
+                "(and \(earlier) decision\(earlier == 1 ? "" : "s") about an earlier notification with this id, before this one arrived: "
+                    + "relayctl history --phone lists them)")
+        }
     }
 }
