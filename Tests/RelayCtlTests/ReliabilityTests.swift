@@ -16,7 +16,8 @@ import Testing
 /// D-Bus signals, counted), and no alert was repeated (counted across the wearable's lives).
 /// Do not disturb (on the phone) and a mute (from the wearable) come and go, and a filter rule
 /// keeps every title ending in 7 silent: no notification alerted (in the wearable's last life)
-/// without a recorded decision (`relayctl why`) that it alerts, and none the rule keeps silent.
+/// without a recorded decision (`relayctl why`) that it alerts, none the rule keeps silent, and
+/// every one decided to alert did buzz (but what the wearable's kill caught between the two).
 ///
 /// The seed is printed with every failure; `RELAY_SOAK_SEED=N` replays a run.
 @Suite struct ReliabilityTests {
@@ -153,6 +154,8 @@ private struct Soak {
         let restartWearableAt = killWearableAt + Int.random(in: 15...40, using: &random)
         let killPhoneAt = Int.random(in: Int(300 * scale)...Int(380 * scale), using: &random)
         var wearableUp = true
+        // From the burst before the wearable's kill to the kill: what it decided then may not have buzzed.
+        var killedWearableDuring: DateInterval?
 
         func pick() -> String? { order.isEmpty ? nil : order[Int.random(in: 0..<order.count, using: &random)] }
         func forget(_ title: String) {
@@ -223,8 +226,10 @@ private struct Soak {
                 try await rig.ctl(["reconnect", "--control-socket", rig.phoneSocket])
             }
             if step == killWearableAt {
+                let burstStarted = Date()
                 try await burst()
                 await rig.killWearable()
+                killedWearableDuring = DateInterval(start: burstStarted, end: Date())
                 backlog.append("\(try await rig.phoneStatus()["unacknowledged"] as? Int ?? -1) changes unacknowledged by the killed wearable")
                 wearableUp = false
                 continue
@@ -327,7 +332,7 @@ private struct Soak {
         print("relay soak: seed \(seed): \(counts.new) new, \(counts.updates) updates, \(counts.removals) removals, \(counts.responses) responses, \(counts.drops) drops, \(counts.outages) outages, \(counts.silencings) changes of do not disturb or the mute, wearable killed at \(killWearableAt), phone at \(killPhoneAt) (\(backlog.joined(separator: ", "))); converged in \(ContinuousClock.now - converging)")
         var tally = Tally()
         try await checkWearable(live: live, gone: gone, counts: counts, tally: &tally)
-        try await checkDecisions(tally: &tally)
+        try await checkDecisions(killedWearableDuring: killedWearableDuring, tally: &tally)
         try await checkPhone(live: live)
         try await checkImages(live: live, tally: &tally)
         try await checkSignals(client: client, heard: heard, expected: expected, tally: &tally)
@@ -392,15 +397,30 @@ private struct Soak {
     }
 
     /// Each notification on the wearable alerted (in this life of the wearable) only if a recorded
-    /// decision says it alerted, and a title ending in 7 (the rule's) never did.
-    private func checkDecisions(tally: inout Tally) async throws {
+    /// decision says it alerted, and a title ending in 7 (the rule's) never did; and the other
+    /// way: one whose decision says it alerted did buzz (in some life: its log line), unless it
+    /// was decided while the burst before the wearable's kill -9 was arriving (stored, then
+    /// killed before it was drawn: shown after the restart, its buzz lost).
+    private func checkDecisions(killedWearableDuring: DateInterval?, tally: inout Tally) async throws {
+        let buzzed = rig.alertsByIdentifier()
+        // Decisions are stamped in whole seconds.
+        let excused = killedWearableDuring.map { DateInterval(start: $0.start.addingTimeInterval(-1), end: $0.end.addingTimeInterval(1)) }
+        var decidedButNeverBuzzed: [String] = []
         for shown in try await rig.wearableNotifications() {
             let decisions = try await rig.ctl(["why", String(shown.id), "--control-socket", rig.wearableSocket]).split(separator: "\n")
-            let decidedAlert = decisions.contains { $0.contains(" alerted: ") }
-            let against = (shown.alerts > 0 && !decidedAlert) || (shown.title.hasSuffix("7") && shown.alerts > 0)
+            let alerted = decisions.filter { $0.contains(" alerted: ") }
+            let against = (shown.alerts > 0 && alerted.isEmpty) || (shown.title.hasSuffix("7") && shown.alerts > 0)
             if against { tally.againstDecision += 1 }
             #expect(!against, "seed \(seed): \(shown.title) alerted \(shown.alerts) times against its decisions \(decisions)")
+            let decidedAt = alerted.compactMap { line in line.split(separator: " ").first.flatMap { try? Date(String($0), strategy: .iso8601) } }
+            let duringTheKill = decidedAt.count == alerted.count && decidedAt.allSatisfy { excused?.contains($0) == true }
+            if !alerted.isEmpty, buzzed[String(shown.id)] == nil, !duringTheKill {
+                decidedButNeverBuzzed.append("\(shown.title) (#\(shown.id): \(decisions.joined(separator: " | ")))")
+            }
         }
+        #expect(
+            decidedButNeverBuzzed.isEmpty,
+            "seed \(seed): decided to alert but never buzzed (the wearable was killed during \(String(describing: killedWearableDuring))): \(decidedButNeverBuzzed)")
     }
 
     /// Every picture a live notification carries is on the wearable, whole, and nothing else is.
