@@ -39,6 +39,9 @@ final class LoopbackAgents: Sendable {
                 "--transport", "loopback", "--device-name", "Bench Watch", "--control-socket", wearableSocket,
                 "--framebuffer", directory + "/wearable/framebuffer",
                 try await stateOption(of: wearablePath), directory + "/wearable/state", "--time-zone", "UTC",
+                // Notify → pixels is the alert's path: with the gap between vibrations (Docs/POLICY.md)
+                // most notifications of a run would arrive silently on the watch face, drawing nothing.
+                "--minimum-alert-gap", "0",
             ],
             environment: ["RELAY_PRESENT_TRACE": trace])
         let linkSocket: String

@@ -140,4 +140,57 @@ import Testing
             #expect(try await rig.wearableStatus()["doNotDisturb"] as? String == "on (turned on by hand)")
         }
     }
+
+    /// `do_not_disturb.shared = false` in wearable.toml: the wearable's toggle is its own. The
+    /// phone's do not disturb still keeps what it mirrors from alerting (it asks no alert), but
+    /// does not turn the wearable's on; the wearable's keeps what the phone asks from alerting,
+    /// and does not reach the phone.
+    @Test(.timeLimit(.minutes(2))) func aWearableWithItsOwnDoNotDisturbNeitherFollowsNorLeadsThePhone() async throws {
+        try await withPrivateBus { bus in
+            let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+            let rig = try await Rig.make(bus: bus)
+            func wearableDND() async throws -> String { try await rig.wearableStatus()["doNotDisturb"] as? String ?? "" }
+            func phoneDND() async throws -> String { try await rig.phoneStatus()["doNotDisturb"] as? String ?? "" }
+            func post(_ title: String) async throws -> Rig.Shown {
+                _ = try await runCommand("/usr/bin/notify-send", [title, "now"], environment: environment)
+                let key = try await rig.waitUntilShown(title)
+                return try #require(try await rig.wearableNotifications().first { $0.id == key })
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: rig.directory + "/config/relay", withIntermediateDirectories: true)
+                try "[do_not_disturb]\nshared = false\n".write(toFile: rig.directory + "/config/relay/wearable.toml", atomically: true, encoding: .utf8)
+                try await rig.startWearable()
+                try await rig.startPhone()
+                try await rig.pair()
+                try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
+                #expect(try await rig.wearableStatus()["doNotDisturbShared"] as? String == "this wearable's own")
+
+                // The phone's: no alert asked, and the wearable's own toggle stays off.
+                _ = try await rig.ctl(["dnd", "on", "--control-socket", rig.phoneSocket])
+                let first = try await post("Standup")
+                #expect(first.alerts == 0)
+                let why = try await rig.ctl(["why", String(first.id), "--control-socket", rig.wearableSocket])
+                #expect(why.hasSuffix("silent: the phone did not ask for an alert: do not disturb (turned on by hand)"), "\(why)")
+                #expect(try await wearableDND() == "off")
+                _ = try await rig.ctl(["dnd", "off", "--control-socket", rig.phoneSocket])
+
+                // The wearable's: silent there, and the phone does not hear of it.
+                _ = try await rig.ctl(["dnd", "on", "--wearable", "--control-socket", rig.wearableSocket])
+                #expect(try await wearableDND() == "on (turned on by hand)")
+                let second = try await post("Lunch")
+                #expect(second.alerts == 0)
+                let whyHere = try await rig.ctl(["why", String(second.id), "--control-socket", rig.wearableSocket])
+                #expect(whyHere.hasSuffix("silent: do not disturb (turned on by hand)"), "\(whyHere)")
+                try await rig.waitForConvergence()
+                #expect(try await phoneDND() == "off")
+
+                _ = try await rig.ctl(["dnd", "off", "--wearable", "--control-socket", rig.wearableSocket])
+                #expect(try await post("Coffee").alerts == 1)
+            } catch {
+                await rig.stopAll()
+                throw error
+            }
+            await rig.stopAll()
+        }
+    }
 }
