@@ -6,11 +6,12 @@ ROLE=wearable
 source "$(dirname "$0")/common.sh"
 
 # Starts relay-wearable (again after a kill, on the same state), its log in $OUT/relay-wearable$1.log
-# and the time each notification reached the screen in $RUN/present$1.trace (for relay-bench present).
+# and the time each notification reached the screen in $RUN/present$1.trace (for relay-bench present:
+# with no gap between vibrations, so that each of its notifications alerts and is drawn).
 start_wearable() {
     install -m 600 /dev/null "$RUN/present${1:-}.trace"
     RELAY_PRESENT_TRACE="$RUN/present${1:-}.trace" relay-wearable --transport rfcomm --adapter "$ADAPTER" --control-socket "$CONTROL" --framebuffer "$RUN/wearable.fb" \
-        --state-directory "$RUN/wearable-state" --time-zone UTC --device-name vm-wearable >"$OUT/relay-wearable${1:-}.log" 2>&1 &
+        --state-directory "$RUN/wearable-state" --time-zone UTC --device-name vm-wearable --minimum-alert-gap 0 >"$OUT/relay-wearable${1:-}.log" 2>&1 &
     WEARABLE=$!
     PIDS+=($WEARABLE)
 }
