@@ -227,7 +227,7 @@ home
 step "A mute from the wrist: the long look's Mute… silences the app's next notification on both sides"
 notify-send -a CI "Build failed" "main, 3 tests"
 await showing "Build failed"
-press select select down select
+press select select down down select
 shot 14-mute-menu
 press select
 for _ in $(seq 100); do phone mutes | grep -q "^CI" && break; sleep 0.1; done

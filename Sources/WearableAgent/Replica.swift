@@ -108,7 +108,8 @@ public struct Replica: Sendable {
             key: upsert.key, revision: upsert.revision, appKey: upsert.appKey, content: upsert.content,
             deliveredAt: upsert.deliveredAt, alerted: decision.alerts || (existing?.alerted ?? false),
             occurrence: upsert.hasOccurrence ? upsert.occurrence : nil,
-            answered: answeredHere || existing.map { $0.answered && $0.revision == upsert.revision && $0.content == upsert.content } ?? false)
+            answered: answeredHere || existing.map { $0.answered && $0.revision == upsert.revision && $0.content == upsert.content } ?? false,
+            defaultAction: upsert.defaultAction)
         contents.notifications[upsert.key] = record
         contents.tombstones.removeValue(forKey: upsert.key)
         effects.append(.stored(record, alert: decision.alerts))

@@ -20,12 +20,15 @@ public struct ReplicaRecord: Sendable, Hashable {
     /// Whether the user answered this revision on the wearable (an action, a reply, a
     /// dismissal): it is held until the phone removes or updates it, but not shown again.
     public var answered: Bool
+    /// Whether the phone can carry out its default action (a click on it): "Open on phone".
+    public var defaultAction: Bool
 
     /// Creates a record.
     public init(
         key: UInt64, revision: UInt64, appKey: UInt32, content: Relay_V1_Content, deliveredAt: Int64, alerted: Bool,
-        occurrence: Relay_V1_Occurrence? = nil, answered: Bool = false
+        occurrence: Relay_V1_Occurrence? = nil, answered: Bool = false, defaultAction: Bool = false
     ) {
+        self.defaultAction = defaultAction
         self.key = key
         self.revision = revision
         self.appKey = appKey

@@ -74,14 +74,14 @@ extension ReplicaRecord {
     fileprivate var row: WearableSchema.NotificationRow {
         WearableSchema.NotificationRow(
             key: key, revision: revision, appKey: appKey, content: content, deliveredAt: deliveredAt, alerted: alerted,
-            occurrence: occurrence, answered: answered)
+            occurrence: occurrence, answered: answered, defaultAction: defaultAction)
     }
 
     /// A record read from its row.
     fileprivate init(_ row: WearableSchema.NotificationRow) {
         self.init(
             key: row.key, revision: row.revision, appKey: row.appKey, content: row.content, deliveredAt: row.deliveredAt,
-            alerted: row.alerted, occurrence: row.occurrence, answered: row.answered)
+            alerted: row.alerted, occurrence: row.occurrence, answered: row.answered, defaultAction: row.defaultAction)
     }
 }
 

@@ -46,7 +46,7 @@ enum ReplicaPresentation {
         WearableNotification(
             request: NotificationRequest(identifier: WireKey.identifier(record.key), content: NotificationContent(record.content)),
             appName: contents.appName(record.appKey),
-            date: WireTime.date(record.deliveredAt))
+            date: WireTime.date(record.deliveredAt), opensOnPhone: record.defaultAction)
     }
 
     static func categories(_ contents: ReplicaContents) -> [String: NotificationCategory] {

@@ -384,6 +384,17 @@ public final class WearableLink: Sendable {
         try syncUpdates()
     }
 
+    /// Takes notification `identifier` off this wearable only (Clear on the long look): marked
+    /// as answered, so that it is not shown again, also after a restart, until the phone
+    /// changes or removes it; the phone hears nothing.
+    public func clear(_ identifier: String) throws {
+        guard let key = WireKey.key(identifier) else { return }
+        try state.withLock { state in
+            _ = try update(&state, at: now) { replica, _ in ReplicaUpdate(effects: replica.answer(key)) }
+        }
+        try syncUpdates()
+    }
+
     /// Calls `handler` each time the phone unpairs this wearable over the link (after the
     /// wearable has forgotten it): the Bluetooth side removes its bond and waits for a new phone.
     public func whenPartnerUnpaired(_ handler: @escaping @Sendable () -> Void) {

@@ -65,7 +65,7 @@ extension ScreenRenderer {
             let destructive: Bool
             switch look.buttons[index] {
             case .action(let action): destructive = action.options.contains(.destructive)
-            case .dismiss, .mute: destructive = false
+            case .openOnPhone, .clear, .dismiss, .mute: destructive = false
             }
             self.button(button.title, frame: frame, focused: look.position.focus == index, destructive: destructive, into: &canvas)
         }

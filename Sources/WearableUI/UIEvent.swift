@@ -30,12 +30,16 @@ public struct WearableNotification: Hashable, Sendable {
     public var appName: String
     /// When it was delivered.
     public var date: Date
+    /// Whether the phone can carry out its default action (a click on it): the long look offers
+    /// "Open on phone".
+    public var opensOnPhone: Bool
 
     /// Creates a notification.
-    public init(request: NotificationRequest, appName: String, date: Date) {
+    public init(request: NotificationRequest, appName: String, date: Date, opensOnPhone: Bool = false) {
         self.request = request
         self.appName = appName
         self.date = date
+        self.opensOnPhone = opensOnPhone
     }
 
     /// The notification's identity.
@@ -104,4 +108,7 @@ public enum UIAction: Hashable, Sendable {
     case mute(Mute.Scope, MuteDuration)
     /// Remove this mute.
     case unmute(Mute.Scope)
+    /// Take notification `identifier` off this wearable only (Clear); the phone keeps it and
+    /// hears nothing.
+    case clear(identifier: String)
 }

@@ -51,10 +51,11 @@ public struct UIState: Hashable, Sendable {
         notifications.first { $0.identifier == identifier }
     }
 
-    /// The buttons of a notification's long look: its category's actions, then Dismiss, then Mute.
+    /// The buttons of a notification's long look: its category's actions, then "Open on phone"
+    /// when the phone can carry out its default action, then Clear, Dismiss and Mute.
     public func buttons(of notification: WearableNotification) -> [LongLookButton] {
         let actions = categories[notification.content.categoryIdentifier]?.actions ?? []
-        return actions.map { LongLookButton.action($0) } + [.dismiss, .mute]
+        return actions.map { LongLookButton.action($0) } + (notification.opensOnPhone ? [.openOnPhone] : []) + [.clear, .dismiss, .mute]
     }
 
     /// Do not disturb as it stands now, from whichever source.
@@ -98,7 +99,11 @@ public struct UIState: Hashable, Sendable {
 public enum LongLookButton: Hashable, Sendable {
     /// One of the category's actions.
     case action(NotificationAction)
-    /// Removes the notification.
+    /// The notification's default action, carried out on the phone (a click on it there).
+    case openOnPhone
+    /// Takes the notification off this wearable only; the phone keeps it.
+    case clear
+    /// Removes the notification everywhere (dismissed on the phone too).
     case dismiss
     /// Opens the mute menu: the app for a while, or the thread.
     case mute
@@ -107,6 +112,8 @@ public enum LongLookButton: Hashable, Sendable {
     public var title: String {
         switch self {
         case .action(let action): action.title
+        case .openOnPhone: "Open on phone"
+        case .clear: "Clear"
         case .dismiss: "Dismiss"
         case .mute: "Mute…"
         }

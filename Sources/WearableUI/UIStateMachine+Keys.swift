@@ -144,6 +144,14 @@ extension UIStateMachine {
             case .mute:
                 push(.muteMenu(identifier: notification.identifier, selection: 0))
                 return []
+            case .openOnPhone:
+                // A click on it on the phone, which closes it unless it is resident.
+                let click = response(notification.identifier, .default)
+                remove(notification.identifier)
+                return [click]
+            case .clear:
+                remove(notification.identifier)
+                return [.clear(identifier: notification.identifier)]
             case .dismiss:
                 let dismissal = response(notification.identifier, .dismiss)
                 remove(notification.identifier)

@@ -28,7 +28,7 @@ final class FilterRuleBook: Sendable {
     private let readings = Atomic<Int>(0)
     private let log: AgentLogSink
     /// Told after each reading that installed rules (`whenReloaded`).
-    private let reloaded = Mutex<(@Sendable () -> Void)?>(nil)
+    private let reloaded = LockedCallback<Void>()
 
     /// Rules from `path`, loaded now.
     init(path: String, log: AgentLogSink) {
@@ -42,7 +42,7 @@ final class FilterRuleBook: Sendable {
 
     /// Calls `handler` after each later reading that installs rules (it runs on the reader's thread).
     func whenReloaded(_ handler: @escaping @Sendable () -> Void) {
-        reloaded.withLock { $0 = handler }
+        reloaded.set { _ in handler() }
     }
 
     /// Reads the file again; on a mistake keeps the rules in force. Returns the problem, if any.
@@ -57,7 +57,7 @@ final class FilterRuleBook: Sendable {
                 state = State(rules: rules, definitions: file.rules, problem: nil, installed: reading)
             }
             log("relay-phone: filter rules: \(file.rules.count) from \(path)" + (file.rules.isEmpty ? " (none)" : ": " + file.rules.map(\.name).joined(separator: ", ")))
-            reloaded.withLock { $0 }?()
+            reloaded.current?(())
             return nil
         } catch {
             let kept = state.withLock { state in

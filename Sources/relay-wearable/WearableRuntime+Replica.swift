@@ -81,9 +81,10 @@ extension LongLookButton {
     /// nothing (`relayctl mutes add` mutes).
     fileprivate var responseIdentifier: String? {
         switch self {
+        case .openOnPhone: ResponseAction.default.identifier
         case .dismiss: ResponseAction.dismiss.identifier
         case .action(let action): action.identifier
-        case .mute: nil
+        case .clear, .mute: nil
         }
     }
 }

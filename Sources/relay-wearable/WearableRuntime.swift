@@ -275,6 +275,13 @@ final class WearableRuntime {
                 changePreferences("\(Mute(scope, until: until)), chosen on the wearable") { try link.mute(scope, until: until) }
             case .unmute(let scope):
                 changePreferences("\(Mute(scope)) removed on the wearable") { try link.unmute(scope) }
+            case .clear(let identifier):
+                do {
+                    try link.clear(identifier)
+                    log("relay-wearable: notification \(identifier) cleared from the wearable; the phone keeps it")
+                } catch {
+                    log.error("relay-wearable: could not store that notification \(identifier) was cleared: \(error); it shows again after a restart")
+                }
             case .haptic(let level):
                 haptics.play(level)
                 alerts += 1

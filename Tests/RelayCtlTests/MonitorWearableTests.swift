@@ -50,9 +50,13 @@ import Testing
                         "/usr/bin/notify-send", ["-p", "-A", "yes=Yes", "Meeting", "Join?"],
                         environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
                     let id = try #require(UInt32(sent.output))
-                    _ = try await rig.waitUntilShown("Meeting")
+                    let meetingKey = try await rig.waitUntilShown("Meeting")
                     // Actions cannot be invoked at another server, so the wearable offers none;
                     // a dismissal closes the notification there, and the daemon tells the apps.
+                    let refused = await #expect(throws: SoakFailure.self) {
+                        try await rig.ctl(["respond", String(meetingKey), "yes", "--control-socket", rig.wearableSocket])
+                    }
+                    #expect("\(refused.map { "\($0)" } ?? "")".contains("has no action 'yes'; choose one of: dismiss"), "\(String(describing: refused))")
                     let other = try await runCommand(
                         "/usr/bin/notify-send", ["-p", "Lunch", "Now?"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
                     let lunch = try #require(UInt32(other.output))

@@ -56,4 +56,38 @@ import Testing
             await rig.stopAll()
         }
     }
+
+    /// Without --yes and with nobody to answer (standard input closed, as under a script),
+    /// relayctl says so and calls the pairing off, rather than report codes that did not match;
+    /// `relayctl notify` without a title is refused, as notify-send refuses one.
+    @Test(.timeLimit(.minutes(1))) func pairingWithNobodyToAnswerSaysSoAndNotifyWantsATitle() async throws {
+        try await withPrivateBus { bus in
+            let rig = try await Rig.make(bus: bus)
+            do {
+                try await rig.startWearable()
+                try await rig.startPhone()
+                let unanswered = try ChildProcess(
+                    RelayCtlTests.binary("relayctl").path, ["pair", "--phone-socket", rig.phoneSocket], mergingStandardError: true)
+                var output: [String] = []
+                for await line in unanswered.lines { output.append(line) }
+                #expect(await unanswered.wait() == 1)
+                #expect(output.contains("relayctl: no answer: use --yes, or answer on a terminal; the pairing was called off"), "\(output)")
+                #expect(!output.contains { $0.contains("did not match") }, "\(output)")
+                try await rig.until("the phone is back to unpaired") { try await rig.phoneStatus()["link"] as? String == "unpaired" }
+                try await rig.pair()
+
+                let untitled = try ChildProcess(
+                    RelayCtlTests.binary("relayctl").path,
+                    ["notify", "--bus", bus.address, "--app-id", "org.example.Empty", "--body", "no title"], mergingStandardError: true)
+                var refusal: [String] = []
+                for await line in untitled.lines { refusal.append(line) }
+                #expect(await untitled.wait() == 64)
+                #expect(refusal.joined().contains("give --title: a notification needs one to be shown"), "\(refusal)")
+            } catch {
+                await rig.stopAll()
+                throw error
+            }
+            await rig.stopAll()
+        }
+    }
 }

@@ -11,9 +11,9 @@ import Testing
             let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
             _ = try await runCommand("/usr/bin/notify-send", ["Standup", "in 5 minutes"], environment: environment)
             _ = try await rig.waitUntilShown("Standup")
-            // Down opens the list, Select the long look, Select jumps to its buttons (Dismiss),
-            // Down reaches Mute…, Select opens the menu, whose first choice is an hour.
-            for key in ["down", "select", "select", "down", "select"] {
+            // Down opens the list, Select the long look, Select jumps to its buttons (Clear),
+            // Down twice reaches Mute…, Select opens the menu, whose first choice is an hour.
+            for key in ["down", "select", "select", "down", "down", "select"] {
                 _ = try await rig.ctl(["press", key, "--control-socket", rig.wearableSocket])
             }
             #expect(try await rig.wearableStatus()["screen"] as? String == "muteMenu")

@@ -172,7 +172,8 @@ import WearableUI
             machine.press(.down)
             renderer.render(machine.screenModel, into: &canvas)
         }
-        machine.press(.up, .up, .up, .up)
+        // Back to the top: out of the buttons, then scrolled up.
+        for _ in 0..<8 { machine.press(.up) }
         renderer.render(machine.screenModel, into: &canvas)
         #expect(source.requestCount == 1)
         #expect(canvas[left + size.width / 2, top + size.height / 3] == scaled[size.width / 2, size.height / 3])

@@ -45,6 +45,18 @@ import WearableUI
         try GoldenImage.check("long-look-new-video-like-focused", machine)
     }
 
+    /// A notification whose default action the phone can carry out: "Open on phone" after the
+    /// app's buttons, focused.
+    @Test func openOnPhone() throws {
+        var machine = try makeMachine()
+        var video = delivered(try SeedExamples.newVideoRequest(), minutesAgo: 2)
+        video.opensOnPhone = true
+        machine.feed(.upsert(video, alert: true))
+        machine.press(.select, .select)
+        for _ in 0..<(machine.state.buttons(of: video).count - 3) { machine.press(.down) }
+        try GoldenImage.check("long-look-open-on-phone", machine)
+    }
+
     @Test func emojiBody() throws {
         var machine = try makeMachine()
         machine.feed(.upsert(delivered(SeedExamples.emojiMessage, app: "Messages"), alert: true))
@@ -83,7 +95,7 @@ import WearableUI
         try GoldenImage.check("idle-do-not-disturb", machine)
         machine.press(.up, .down)
         try GoldenImage.check("controls", machine)
-        machine.press(.back, .down, .select, .select, .down, .select)
+        machine.press(.back, .down, .select, .select, .down, .down, .select)
         try GoldenImage.check("mute-menu", machine)
     }
 

@@ -122,6 +122,21 @@ import WearableUI
         #expect(machine.state.screen == .idle)
     }
 
+    @Test func openOnPhoneFollowsTheAppsButtonsAndIsTheDefaultAction() throws {
+        var machine = try makeMachine()
+        var video = delivered(try SeedExamples.newVideoRequest())
+        let buttons = machine.state.buttons(of: video)
+        #expect(!buttons.contains(.openOnPhone), "no default action the phone can carry out: nothing to open")
+        video.opensOnPhone = true
+        #expect(machine.state.buttons(of: video) == Array(buttons.dropLast(3)) + [.openOnPhone, .clear, .dismiss, .mute])
+        machine.feed(.upsert(video, alert: true))
+        machine.press(.select, .select)
+        for _ in 0..<(buttons.count - 3) { machine.press(.down) }
+        let actions = machine.press(.select)
+        #expect(responses(actions) == [NotificationResponse(notificationIdentifier: "new-video-1", action: .default, date: referenceNow)])
+        #expect(machine.state.notifications.isEmpty, "a click closes it on the phone, as acting on it does here")
+    }
+
     @Test func aTextReplyIsChosenFromTheSuggestions() throws {
         var machine = try makeMachine()
         machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
@@ -152,8 +167,19 @@ import WearableUI
         var machine = try makeMachine()
         machine.feed(.upsert(delivered(SeedExamples.cyrillicMessage), alert: true))
         machine.press(.select)
-        let actions = machine.press(.down, .select)
+        let actions = machine.press(.down, .down, .select)
         #expect(responses(actions).map(\.action) == [.dismiss])
+        #expect(machine.state.notifications.isEmpty)
+    }
+
+    @Test func clearingTakesItOffTheWristAndTellsThePhoneNothing() throws {
+        var machine = try makeMachine()
+        machine.feed(.upsert(delivered(SeedExamples.cyrillicMessage), alert: true))
+        machine.press(.select)
+        // The message has no buttons of its own: Clear is the first.
+        let actions = machine.press(.down, .select)
+        #expect(actions.contains(.clear(identifier: SeedExamples.cyrillicMessage.identifier)))
+        #expect(responses(actions).isEmpty)
         #expect(machine.state.notifications.isEmpty)
     }
 
@@ -174,12 +200,12 @@ import WearableUI
             scrolls.append(position.scroll)
         }
         // Scrolling only ever moves forward, in steps no longer than one page, until the first
-        // button (Dismiss: the message has no category) is in view and takes the focus; then the
+        // button (Clear: the message has no category) is in view and takes the focus; then the
         // focus moves to the last (Mute…) and stops.
         #expect(zip(scrolls, scrolls.dropFirst()).allSatisfy { $0 <= $1 && $1 - $0 <= geometry.viewportHeight })
         let end = try #require(scrolls.last)
-        #expect(end <= geometry.maxScroll && geometry.isFullyVisible(button: 1, scroll: end))
-        #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "long-1", scroll: end, focus: 1)))
+        #expect(end <= geometry.maxScroll && geometry.isFullyVisible(button: 2, scroll: end))
+        #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "long-1", scroll: end, focus: 2)))
 
         for _ in 0..<40 { machine.press(.up) }
         #expect(machine.state.screen == .longLook(LongLookPosition(identifier: "long-1", scroll: 0)))

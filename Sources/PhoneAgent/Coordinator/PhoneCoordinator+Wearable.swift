@@ -32,7 +32,7 @@ extension PhoneCoordinator {
         }
         let taken = CentreChanges.take(
             from: &state.centre, appsBefore: before.apps, signals: signals, by: side, deliveredDates: &state.deliveredDates,
-            now: (Date(), .now))
+            now: (Date(), .now), monitoring: closeAtMonitoredServer.current != nil)
         let apps = taken.apps
         var changes = taken.changes
         changes += extra
@@ -189,7 +189,8 @@ extension PhoneCoordinator: PhoneLinkOwner {
         guard let mirror else { return }
         let ticket = state.withLock { state in
             commitDeliveries(&state)
-            let items = state.centre.list.map { MirrorItem($0, deliveredAt: state.deliveredDates[$0.id] ?? Date()) }
+            let monitoring = closeAtMonitoredServer.current != nil
+            let items = state.centre.list.map { MirrorItem($0, deliveredAt: state.deliveredDates[$0.id] ?? Date(), monitoring: monitoring) }
             return mirror.startNewEpoch(
                 items: items, schedules: Self.scheduleItems(state.centre.apps), newPartner: newPartner, skippingKeys: skippingKeys,
                 filter: filterRules())

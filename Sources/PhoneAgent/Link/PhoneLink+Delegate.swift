@@ -51,7 +51,7 @@ extension PhoneLink: LinkDelegate {
             state.lastError = nil
         }
         logger.info("connected to the wearable", metadata: ["name": "\(peer.deviceName)"])
-        connectionChanged.withLock { $0 }?(true)
+        connectionChanged.current?(true)
     }
 }
 

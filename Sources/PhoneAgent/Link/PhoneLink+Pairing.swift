@@ -130,7 +130,7 @@ extension PhoneLink {
     /// Calls `handler` when a session with the wearable starts (`true`) and when one that had
     /// started ends (`false`), on the link's task.
     public func whenConnectionChanges(_ handler: @escaping @Sendable (_ connected: Bool) -> Void) {
-        connectionChanged.withLock { $0 = handler }
+        connectionChanged.set(handler)
     }
 
     /// The wearable said it forgot this phone: the phone forgets it too.

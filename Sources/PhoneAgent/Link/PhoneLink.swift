@@ -6,6 +6,7 @@ public import RelayStore
 public import RelayTransport
 public import RelayWire
 import RelayCore
+import RelaySystem
 import Synchronization
 
 /// The phone's side of the link: keeps a session with the paired wearable up — connecting,
@@ -78,7 +79,7 @@ public final class PhoneLink: Sendable {
     /// Called after the wearable unpaired this phone and it forgot the wearable in turn.
     let partnerUnpaired = Mutex<(@Sendable () -> Void)?>(nil)
     /// Told when a session with the wearable starts (true) and when it ends (false).
-    let connectionChanged = Mutex<(@Sendable (_ connected: Bool) -> Void)?>(nil)
+    let connectionChanged = LockedCallback<Bool>()
     let compaction: Mutex<LogCompaction>
     /// Wakes the session loop; what for is in `wanted`, so that wake-ups can collapse into one.
     private let wakeups: AsyncStream<Void>
@@ -217,7 +218,7 @@ public final class PhoneLink: Sendable {
             return (state.connectedSince != nil, state.sessionEndWaiters)
         }
         for waiter in waiters { waiter() }
-        if wasConnected { connectionChanged.withLock { $0 }?(false) }
+        if wasConnected { connectionChanged.current?(false) }
         if case .failed(.peerUnpaired(let reason)) = outcome {
             forgetPartner(unpairedBecause: reason)
             return wasConnected

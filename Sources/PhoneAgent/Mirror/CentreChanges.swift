@@ -40,7 +40,7 @@ public struct CentreChanges: Sendable {
     /// (`now` for a new one) and forgets the removed.
     public static func take(
         from centre: inout NotificationCentre, appsBefore: AppRequests, signals: [NotificationSignal], by side: ActingSide,
-        deliveredDates: inout [UInt32: Date], now: (wall: Date, monotonic: ContinuousClock.Instant)
+        deliveredDates: inout [UInt32: Date], now: (wall: Date, monotonic: ContinuousClock.Instant), monitoring: Bool = false
     ) -> CentreChanges {
         let changed = centre.takeChanges()
         var reasons: [UInt32: CloseReason] = [:]
@@ -54,7 +54,7 @@ public struct CentreChanges: Sendable {
                 deliveredDates[id] = date
                 changes.append(
                     .posted(
-                        MirrorItem(notification, deliveredAt: date), replaced: existed,
+                        MirrorItem(notification, deliveredAt: date, monitoring: monitoring), replaced: existed,
                         record: CentreRecord(notification, deliveredAt: date, now: now).encoded()))
             } else if existed {
                 deliveredDates[id] = nil

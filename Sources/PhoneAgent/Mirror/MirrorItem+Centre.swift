@@ -6,10 +6,16 @@ extension MirrorItem {
     /// What the mirror sees of a notification in the centre. Relay's own API brings its
     /// category; a freedesktop notification's actions become one (the `default` action is a
     /// tap on the notification, not a button; KDE's inline reply is a text-input action).
-    public init(_ notification: DeliveredNotification, deliveredAt: Date) {
+    /// In monitor mode (`monitoring`) another server owns the freedesktop notifications, and
+    /// none of their actions, their click or a reply can be carried out from here (the
+    /// specification has no method for it): the wearable is offered none.
+    public init(_ notification: DeliveredNotification, deliveredAt: Date, monitoring: Bool = false) {
         let category: NotificationCategory?
+        let actionable = !monitoring || notification.origin.rich != nil
         if let source = notification.origin.rich {
             category = source.category
+        } else if !actionable {
+            category = nil
         } else {
             category = FreedesktopMapping.category(actions: notification.actions, replyPlaceholder: nil, acceptsReply: notification.acceptsReply)
         }
@@ -19,6 +25,7 @@ extension MirrorItem {
             occurrence: notification.origin.rich.flatMap { source in
                 source.occurrence.map { OccurrenceOrigin(identifier: source.identifier, occurrence: $0) }
             })
+        hasDefaultAction = actionable && notification.actions.contains { $0.key == ResponseAction.defaultIdentifier }
     }
 }
 

@@ -16,6 +16,8 @@ public struct MirrorItem: Sendable, Hashable {
     public var deliveredAt: Date
     /// The scheduled request and the occurrence it shows, when a schedule fired it.
     public var occurrence: OccurrenceOrigin?
+    /// Whether the phone can carry out its default action (a click on it), for "Open on phone".
+    public var hasDefaultAction = false
     /// The attachments the phone holds in its store, as the wearable may ask for them
     /// (`MirrorCoordinator` fills them in from the store: the mirror itself does no I/O).
     public var attachments: [Relay_V1_AttachmentRef] = []

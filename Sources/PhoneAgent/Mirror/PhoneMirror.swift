@@ -300,6 +300,7 @@ public struct PhoneMirror: Sendable {
         upsert.appKey = appKey
         upsert.content = content
         upsert.deliveredAt = WireTime.seconds(item.deliveredAt)
+        upsert.defaultAction = item.hasDefaultAction
         if let origin = item.occurrence {
             upsert.occurrence.scheduleKey = keys.key(
                 .schedule, AppRequests.name(appID: item.appName, identifier: origin.identifier), assigned: &outcome.assigned)

@@ -54,6 +54,9 @@ public enum WearableSchema {
             // when it is not shared. Kept across unpairing: they are the user's, not the phone's.
             try db.execute(sql: "CREATE TABLE preferences (id INTEGER PRIMARY KEY CHECK (id IN (1, 2)), body BLOB NOT NULL)")
         }
+        migrator.registerMigration("v8 default action") { db in
+            try db.execute(sql: "ALTER TABLE replica_notification ADD COLUMN default_action INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -76,12 +79,15 @@ public enum WearableSchema {
         public var occurrence: Relay_V1_Occurrence?
         /// Whether the user answered this revision on the wearable.
         public var answered: Bool
+        /// Whether the phone can carry out its default action ("Open on phone").
+        public var defaultAction: Bool
 
         /// Creates a row.
         public init(
             key: UInt64, revision: UInt64, appKey: UInt32, content: Relay_V1_Content, deliveredAt: Int64, alerted: Bool,
-            occurrence: Relay_V1_Occurrence?, answered: Bool
+            occurrence: Relay_V1_Occurrence?, answered: Bool, defaultAction: Bool = false
         ) {
+            self.defaultAction = defaultAction
             self.key = key
             self.revision = revision
             self.appKey = appKey
@@ -102,7 +108,7 @@ public enum WearableSchema {
                 content: try Relay_V1_Content(serializedBytes: row["content"] as Data),
                 deliveredAt: row["delivered_at"], alerted: row["alerted"],
                 occurrence: try (row["occurrence"] as Data?).map { try Relay_V1_Occurrence(serializedBytes: $0) },
-                answered: row["answered"])
+                answered: row["answered"], defaultAction: row["default_action"])
         }
     }
 
@@ -165,12 +171,12 @@ public enum WearableSchema {
         try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO replica_notification
-                (key, revision, app_key, content, delivered_at, alerted, occurrence, answered) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                (key, revision, app_key, content, delivered_at, alerted, occurrence, answered, default_action) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             Int64(bitPattern: record.key), Int64(record.revision), Int64(record.appKey),
             try record.content.serializedBytes() as Data, record.deliveredAt, record.alerted,
-            try record.occurrence.map { try $0.serializedBytes() as Data }, record.answered,
+            try record.occurrence.map { try $0.serializedBytes() as Data }, record.answered, record.defaultAction,
         ])
         try db.cachedStatement(sql: "DELETE FROM replica_tombstone WHERE key = ?")
             .execute(arguments: [Int64(bitPattern: record.key)])

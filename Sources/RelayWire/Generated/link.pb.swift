@@ -641,6 +641,14 @@ public nonisolated struct Relay_V1_Upsert: @unchecked Sendable {
     set {_uniqueStorage()._alwaysAlertRule = newValue}
   }
 
+  /// The phone can carry out the notification's default action (a click on it: freedesktop's
+  /// `default` action, the default response of Relay's own API): the wearable offers "Open on
+  /// phone", whose response names the action "default".
+  public var defaultAction: Bool {
+    get {_storage._defaultAction}
+    set {_uniqueStorage()._defaultAction = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2147,7 +2155,7 @@ nonisolated extension Relay_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
 nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Upsert"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{1}content\0\u{3}may_alert\0\u{3}delivered_at\0\u{1}occurrence\0\u{3}no_alert_reason\0\u{3}always_alert_rule\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}revision\0\u{3}app_key\0\u{1}content\0\u{3}may_alert\0\u{3}delivered_at\0\u{1}occurrence\0\u{3}no_alert_reason\0\u{3}always_alert_rule\0\u{3}default_action\0")
 
   fileprivate class _StorageClass {
     var _key: UInt64 = 0
@@ -2159,6 +2167,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
     var _occurrence: Relay_V1_Occurrence? = nil
     var _noAlertReason: String = String()
     var _alwaysAlertRule: String = String()
+    var _defaultAction: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2178,6 +2187,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
       _occurrence = source._occurrence
       _noAlertReason = source._noAlertReason
       _alwaysAlertRule = source._alwaysAlertRule
+      _defaultAction = source._defaultAction
     }
   }
 
@@ -2205,6 +2215,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
         case 7: try { try decoder.decodeSingularMessageField(value: &_storage._occurrence) }()
         case 8: try { try decoder.decodeSingularStringField(value: &_storage._noAlertReason) }()
         case 9: try { try decoder.decodeSingularStringField(value: &_storage._alwaysAlertRule) }()
+        case 10: try { try decoder.decodeSingularBoolField(value: &_storage._defaultAction) }()
         default: break
         }
       }
@@ -2244,6 +2255,9 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
       if !_storage._alwaysAlertRule.isEmpty {
         try visitor.visitSingularStringField(value: _storage._alwaysAlertRule, fieldNumber: 9)
       }
+      if _storage._defaultAction != false {
+        try visitor.visitSingularBoolField(value: _storage._defaultAction, fieldNumber: 10)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2262,6 +2276,7 @@ nonisolated extension Relay_V1_Upsert: SwiftProtobuf.Message, SwiftProtobuf._Mes
         if _storage._occurrence != rhs_storage._occurrence {return false}
         if _storage._noAlertReason != rhs_storage._noAlertReason {return false}
         if _storage._alwaysAlertRule != rhs_storage._alwaysAlertRule {return false}
+        if _storage._defaultAction != rhs_storage._defaultAction {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -62,18 +62,26 @@ struct PairCommand: AsyncParsableCommand {
         print("Pairing with \(name) (key \(fingerprint)).")
         print("Code: \(code.prefix(3)) \(code.dropFirst(3))")
         print("Check that the wearable shows the same code, and press Select on it.")
-        let accepted = yes || Self.ask("Does the wearable show \(code)? [y/N] ")
+        let answer = yes ? true : Self.ask("Does the wearable show \(code)? [y/N] ")
         if yes { print("Does the wearable show \(code)? yes (--yes)") }
+        guard let accepted = answer else {
+            // Nobody answered (standard input closed, as under a script): the pairing is called
+            // off, and that is not the codes' fault.
+            _ = try? control.send(PhoneRequest.pairConfirm(accepted: false), timeoutSeconds: 130)
+            FileHandle.standardError.write(Data("\nrelayctl: no answer: use --yes, or answer on a terminal; the pairing was called off\n".utf8))
+            throw ExitCode.failure
+        }
         let result = try control.send(
             PhoneRequest.pairConfirm(accepted: accepted), timeoutSeconds: 130)
         let partner = result.values["partnerFingerprint"].map(\.description) ?? fingerprint
         print("Paired with \(name) (key \(partner)); each side now accepts only the other.")
     }
 
-    private static func ask(_ question: String) -> Bool {
+    /// The answer to a yes/no question on standard input; `nil` when it ends unanswered.
+    private static func ask(_ question: String) -> Bool? {
         // Unbuffered, so the question is on screen before relayctl waits for the answer.
         FileHandle.standardOutput.write(Data(question.utf8))
-        guard let answer = readLine() else { return false }
+        guard let answer = readLine() else { return nil }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 }

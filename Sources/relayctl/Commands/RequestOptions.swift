@@ -45,6 +45,12 @@ struct RequestOptions: ParsableArguments {
         if jsonFile != nil && contentOptionsGiven {
             throw ValidationError("give either --request FILE or the request's options (--id, --title, …), not both")
         }
+        if jsonFile == nil, (title ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            // As notify-send wants a summary: without one the wearable would show an empty
+            // notification, or none at all (nothing to show is a silent one).
+            throw ValidationError(
+                "give --title: a notification needs one to be shown (a silent request, with nothing to show, goes with --request FILE)")
+        }
         if let interruptionLevel, InterruptionLevel(rawValue: interruptionLevel) == nil {
             throw ValidationError(
                 "--interruption-level '\(interruptionLevel)' is not one of: "
