@@ -18,6 +18,8 @@ packages=(
   tzdata              # time zones for calendar triggers
   dbus-daemon         # private buses in tests and the demo
   libnotify-bin       # notify-send, an independent D-Bus client
+  libglib2.0-bin      # gdbus and gsettings (GNOME's banners, mirror.only_wearable_alerts)
+  gsettings-desktop-schemas # GNOME's org.gnome.desktop.notifications schema, for those tests
   python3-dbusmock    # logind and BlueZ stand-ins on a private bus
   protobuf-compiler   # protoc, to regenerate the wire schema's Swift code
   stress-ng           # keeps the cores busy for the flake check (scripts/flake-check.sh)

@@ -5,7 +5,9 @@ import Synchronization
 /// Keeps the desktop's own notification server quiet while the wearable is connected, so that
 /// only the wearable alerts (`mirror.only_wearable_alerts`, Docs/POLICY.md): KDE Plasma through
 /// `Inhibit` (which Plasma ends by itself should relay-phone leave the bus), dunst by setting its
-/// `paused`. Only a server that was not quiet already is quietened, and only that one is given
+/// `paused`, and otherwise GNOME (and Phosh) by turning its banners off (`show-banners` in
+/// `org.gnome.desktop.notifications`, written with `gsettings`: GSettings has no bus interface
+/// to write through). Only what was not quiet already is quietened, and only that is given
 /// back. Wishes are carried out in order on one task; the newest wins when they come faster.
 ///
 /// `DesktopDoNotDisturbWatch` sees these changes as any other; ``userState(of:reported:)``
@@ -16,14 +18,16 @@ public final class DesktopQuieting: Sendable {
         case taking
         case plasma(cookie: UInt32)
         case dunst
+        case gnome
     }
 
     static let plasma = "KDE Plasma"
     static let dunst = "dunst"
+    static let gnome = "GNOME"
     static let server = (name: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications")
     static let dunstInterface = "org.dunstproject.cmd0"
+    static let banners = (schema: "org.gnome.desktop.notifications", key: "show-banners")
 
-    private let connection: DBusConnection
     /// What is held, by desktop; shared with the task that takes and gives back.
     final class Holdings: Sendable {
         private let held = Mutex<[String: Hold]>([:])
@@ -36,22 +40,22 @@ public final class DesktopQuieting: Sendable {
     private let marker: String
     private let log: @Sendable (String) -> Void
 
-    /// Ready to quieten the server on `connection`. `marker` is a file that exists while dunst is
-    /// paused by relay-phone, so that the next start can resume it after a crash. `reread` hears
-    /// each server's do not disturb as it stands once it was given back (the user may have
-    /// turned it on meanwhile, which the watch could not tell apart).
+    /// Ready to quieten the server on `connection`. `marker` is a file that names, while they
+    /// last, the pauses relay-phone made that nothing else would undo (dunst's, GNOME's banners),
+    /// so that the next start undoes them after a crash. `reread` hears each desktop's do not
+    /// disturb as it stands once it was given back (the user may have turned it on meanwhile,
+    /// which the watch could not tell apart).
     public init(
         connection: DBusConnection, marker: String, log: @escaping @Sendable (String) -> Void,
         reread: @escaping @Sendable (_ desktop: String, _ on: Bool) -> Void
     ) {
-        self.connection = connection
         self.marker = marker
         self.log = log
         let (stream, continuation) = AsyncStream<Bool>.makeStream(bufferingPolicy: .bufferingNewest(1))
         wishes = continuation
         let held = held
         task = Task {
-            await Self.resumeAfterCrash(connection, marker: marker, log: log)
+            await Self.undoAfterCrash(connection, marker: marker, log: log)
             for await quiet in stream {
                 if quiet {
                     await Self.take(connection, held: held, marker: marker, log: log)
@@ -67,23 +71,23 @@ public final class DesktopQuieting: Sendable {
         wishes.yield(quiet)
     }
 
-    /// The user's do not disturb on `desktop`, given that the server reports it `on`: while this
-    /// one holds the server quiet, that is its own doing and counts as off. Someone resuming
-    /// dunst meanwhile takes it over: it is not paused again, nor resumed, until the wearable
-    /// next connects, and a pause after that is the user's.
+    /// The user's do not disturb on `desktop`, given that it is reported `on`: while this one
+    /// holds the desktop quiet, that is its own doing and counts as off. Someone resuming dunst
+    /// or turning GNOME's banners back on meanwhile takes it over: it is not quietened again,
+    /// nor given back, until the wearable next connects, and quiet after that is the user's.
     public func userState(of desktop: String, reported on: Bool) -> Bool {
-        let (counts, released) = held.withLock { held -> (Bool, Bool) in
+        let (counts, released) = held.withLock { held -> (Bool, [String: Hold]?) in
             switch held[desktop] {
-            case nil: return (on, false)
-            case .dunst? where !on:
+            case nil: return (on, nil)
+            case .dunst? where !on, .gnome? where !on:
                 held[desktop] = nil
-                return (false, true)
-            default: return (false, false)
+                return (false, held)
+            default: return (false, nil)
             }
         }
-        if released {
-            try? FileManager.default.removeItem(atPath: marker)
-            log("relay-phone: dunst was resumed while the wearable is connected; it is left as it is")
+        if let released {
+            Self.mark(released, marker: marker)
+            log("relay-phone: \(desktop)'s notifications were turned back on while the wearable is connected; they are left as they are")
         }
         return counts
     }
@@ -97,12 +101,17 @@ public final class DesktopQuieting: Sendable {
 
     private static func take(_ connection: DBusConnection, held: Holdings, marker: String, log: (String) -> Void) async {
         guard held.withLock({ $0.isEmpty }) else { return }
-        if case .boolean(false)? = try? await connection.property("Inhibited", of: server.name, at: server.path, on: server.name) {
+        let inhibited = try? await connection.property("Inhibited", of: server.name, at: server.path, on: server.name)
+        let paused = try? await connection.property("paused", of: dunstInterface, at: server.path, on: server.name)
+        if case .boolean(false)? = inhibited {
             held.withLock { $0[plasma] = .taking }
             do {
                 let reply = try await connection.call(
                     destination: server.name, path: server.path, interface: server.name, method: "Inhibit",
-                    arguments: [.string("relay-phone"), .string("the wearable alerts instead"), .dictionary(keySignature: .string, valueSignature: .variant, entries: [])],
+                    arguments: [
+                        .string("relay-phone"), .string("the wearable alerts instead"),
+                        .dictionary(keySignature: .string, valueSignature: .variant, entries: []),
+                    ],
                     timeout: .seconds(5))
                 guard case .uint32(let cookie)? = reply.first else { throw DBusError(.invalidArgs, "Inhibit returned no cookie") }
                 held.withLock { $0[plasma] = .plasma(cookie: cookie) }
@@ -112,18 +121,45 @@ public final class DesktopQuieting: Sendable {
                 log("relay-phone: could not inhibit KDE Plasma's notifications while the wearable is connected: \(error)")
             }
         }
-        if case .boolean(false)? = try? await connection.property("paused", of: dunstInterface, at: server.path, on: server.name) {
-            held.withLock { $0[dunst] = .taking }
-            do {
-                _ = FileManager.default.createFile(atPath: marker, contents: Data("dunst\n".utf8), attributes: [.posixPermissions: 0o600])
-                try await setDunstPaused(true, on: connection)
-                held.withLock { $0[dunst] = .dunst }
-                log("relay-phone: the wearable is connected; dunst is paused while it is (mirror.only_wearable_alerts)")
-            } catch {
-                held.withLock { $0[dunst] = nil }
-                try? FileManager.default.removeItem(atPath: marker)
-                log("relay-phone: could not pause dunst while the wearable is connected: \(error)")
-            }
+        if case .boolean(false)? = paused {
+            await quieten(dunst, held: held, marker: marker, log: log) { try await setDunstPaused(true, on: connection) }
+        }
+        // GNOME Shell or Phosh, whose banners are a GSettings key: not written for any other
+        // server, nor where they are off already.
+        if inhibited == nil, paused == nil, await isGNOME(connection), await GSettingsTool.boolean(banners.schema, banners.key) == true {
+            await quieten(gnome, held: held, marker: marker, log: log) { try await GSettingsTool.set(banners.schema, banners.key, to: false) }
+        }
+    }
+
+    /// Whether the notification server is GNOME Shell's or Phosh's, by the name it gives
+    /// (`GetServerInformation`: "gnome-shell", "Phosh").
+    private static func isGNOME(_ connection: DBusConnection) async -> Bool {
+        guard
+            let reply = try? await connection.call(
+                destination: server.name, path: server.path, interface: server.name, method: "GetServerInformation", timeout: .seconds(5)),
+            case .string(let name)? = reply.first
+        else { return false }
+        return ["gnome-shell", "phosh"].contains(name.lowercased())
+    }
+
+    /// Quietens `desktop` with `change`, marked in `marker` before it happens.
+    private static func quieten(
+        _ desktop: String, held: Holdings, marker: String, log: (String) -> Void, _ change: () async throws -> Void
+    ) async {
+        mark(held.withLock { held in
+            held[desktop] = .taking
+            return held
+        }, marker: marker)
+        do {
+            try await change()
+            held.withLock { $0[desktop] = desktop == dunst ? .dunst : .gnome }
+            log("relay-phone: the wearable is connected; \(desktop)'s notifications are paused while it is (mirror.only_wearable_alerts)")
+        } catch {
+            mark(held.withLock { held in
+                held[desktop] = nil
+                return held
+            }, marker: marker)
+            log("relay-phone: could not pause \(desktop)'s notifications while the wearable is connected: \(error)")
         }
     }
 
@@ -133,48 +169,81 @@ public final class DesktopQuieting: Sendable {
     ) async {
         let holds = held.withLock { $0 }
         for (desktop, hold) in holds.sorted(by: { $0.key < $1.key }) {
-            switch hold {
-            case .taking:
-                break
-            case .plasma(let cookie):
-                do {
+            // Let go before undoing it, so that the server's report of the undoing is not taken
+            // for someone else's; the marker stays until it is undone.
+            let remaining = held.withLock { held in
+                held[desktop] = nil
+                return held
+            }
+            do {
+                switch hold {
+                case .taking:
+                    break
+                case .plasma(let cookie):
                     _ = try await connection.call(
                         destination: server.name, path: server.path, interface: server.name, method: "UnInhibit",
                         arguments: [.uint32(cookie)], timeout: .seconds(5))
-                    log("relay-phone: the wearable is gone; KDE Plasma's notifications are no longer inhibited")
-                } catch {
-                    log("relay-phone: could not end the inhibition of KDE Plasma's notifications: \(error)")
-                }
-            case .dunst:
-                do {
+                case .dunst:
                     // Unless someone resumed it meanwhile (the hold would be gone if the watch saw it).
-                    if case .boolean(true)? = try? await connection.property("paused", of: dunstInterface, at: server.path, on: server.name) {
-                        try await setDunstPaused(false, on: connection)
+                    if await state(of: desktop, on: connection) == true { try await setDunstPaused(false, on: connection) }
+                case .gnome:
+                    if await state(of: desktop, on: connection) == true {
+                        try await GSettingsTool.set(banners.schema, banners.key, to: true)
                     }
-                    try? FileManager.default.removeItem(atPath: marker)
-                    log("relay-phone: the wearable is gone; dunst is no longer paused")
-                } catch {
-                    log("relay-phone: could not resume dunst (dunstctl set-paused false resumes it): \(error)")
                 }
+                if hold != .taking { log("relay-phone: the wearable is gone; \(desktop)'s notifications are no longer held back") }
+            } catch {
+                log("relay-phone: could not give \(desktop) its notifications back (\(undo(desktop))): \(error)")
             }
-            held.withLock { $0[desktop] = nil }
+            mark(remaining, marker: marker)
             if let on = await state(of: desktop, on: connection) { reread(desktop, on) }
         }
     }
 
-    /// A server's do not disturb as it stands.
-    private static func state(of desktop: String, on connection: DBusConnection) async -> Bool? {
-        let (property, interface) = desktop == plasma ? ("Inhibited", server.name) : ("paused", dunstInterface)
-        guard case .boolean(let on)? = try? await connection.property(property, of: interface, at: server.path, on: server.name) else { return nil }
-        return on
+    /// How a person undoes what could not be given back.
+    private static func undo(_ desktop: String) -> String {
+        switch desktop {
+        case dunst: "dunstctl set-paused false resumes it"
+        case gnome: "gsettings set \(banners.schema) \(banners.key) true turns the banners back on"
+        default: "it ends when relay-phone stops"
+        }
     }
 
-    /// After a run that ended with dunst paused by it: resumed, if it still is.
-    private static func resumeAfterCrash(_ connection: DBusConnection, marker: String, log: (String) -> Void) async {
-        guard FileManager.default.fileExists(atPath: marker) else { return }
-        if case .boolean(true)? = try? await connection.property("paused", of: dunstInterface, at: server.path, on: server.name) {
-            try? await setDunstPaused(false, on: connection)
-            log("relay-phone: the last run ended with dunst paused for the wearable; it is resumed")
+    /// A desktop's do not disturb as it stands.
+    private static func state(of desktop: String, on connection: DBusConnection) async -> Bool? {
+        switch desktop {
+        case gnome:
+            return await GSettingsTool.boolean(banners.schema, banners.key).map { !$0 }
+        default:
+            let (property, interface) = desktop == plasma ? ("Inhibited", server.name) : ("paused", dunstInterface)
+            guard case .boolean(let on)? = try? await connection.property(property, of: interface, at: server.path, on: server.name) else { return nil }
+            return on
+        }
+    }
+
+    /// Writes which pauses would need undoing after a crash (dunst's, GNOME's), or removes the
+    /// file when none would.
+    private static func mark(_ held: [String: Hold], marker: String) {
+        let undone = [dunst, gnome].filter { held[$0] != nil }
+        if undone.isEmpty {
+            try? FileManager.default.removeItem(atPath: marker)
+        } else {
+            _ = FileManager.default.createFile(
+                atPath: marker, contents: Data(undone.map { $0 + "\n" }.joined().utf8), attributes: [.posixPermissions: 0o600])
+        }
+    }
+
+    /// After a run that ended with dunst paused or GNOME's banners off by it: undone, if they
+    /// still are.
+    private static func undoAfterCrash(_ connection: DBusConnection, marker: String, log: (String) -> Void) async {
+        guard let text = try? String(contentsOfFile: marker, encoding: .utf8) else { return }
+        for desktop in text.split(separator: "\n").map(String.init) where await state(of: desktop, on: connection) == true {
+            if desktop == dunst {
+                try? await setDunstPaused(false, on: connection)
+            } else if desktop == gnome {
+                try? await GSettingsTool.set(banners.schema, banners.key, to: true)
+            }
+            log("relay-phone: the last run ended with \(desktop)'s notifications held back for the wearable; they are given back")
         }
         try? FileManager.default.removeItem(atPath: marker)
     }

@@ -240,4 +240,43 @@ import Testing
             await rig.stopAll()
         }
     }
+
+    /// On GNOME (or Phosh), whose server is neither Plasma nor dunst, `mirror.only_wearable_alerts`
+    /// turns the banners off with gsettings while the wearable is connected (here in a GSettings
+    /// key file, under a server that calls itself gnome-shell) and back on when it goes.
+    @Test(.timeLimit(.minutes(2))) func onGNOMEOnlyTheWearableAlertsWhileItIsConnected() async throws {
+        try await withPrivateBus { bus in
+            try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { _ in
+                let rig = try await Rig.make(bus: bus)
+                let settings = ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": rig.directory + "/config"]
+                func banners() async throws -> String {
+                    try await runCommand("/usr/bin/gsettings", ["get", "org.gnome.desktop.notifications", "show-banners"], environment: settings)
+                        .output.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                do {
+                    let renamed = try await runCommand(
+                        "/usr/bin/gdbus",
+                        [
+                            "call", "--session", "--dest", Self.name, "--object-path", Self.path, "--method", "org.freedesktop.DBus.Mock.AddMethod",
+                            Self.name, "GetServerInformation", "", "ssss", "ret = ('gnome-shell', 'GNOME', '46.0', '1.2')",
+                        ], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+                    #expect(renamed.status == 0, "\(renamed.output)")
+                    try FileManager.default.createDirectory(atPath: rig.directory + "/config/relay", withIntermediateDirectories: true)
+                    try "[mirror]\nonly_wearable_alerts = true\n".write(toFile: rig.directory + "/config/relay/phone.toml", atomically: true, encoding: .utf8)
+                    #expect(try await banners() == "true")
+                    try await rig.startWearable()
+                    try await rig.startPhone(mode: "monitor")
+                    try await rig.pair()
+                    try await rig.until("GNOME's banners are off while the wearable is connected") { try await banners() == "false" }
+                    #expect(try await rig.phoneStatus()["doNotDisturb"] as? String == "off", "the phone's own doing, not the user's")
+                    await rig.killWearable()
+                    try await rig.until("and on again when it goes") { try await banners() == "true" }
+                } catch {
+                    await rig.stopAll()
+                    throw error
+                }
+                await rig.stopAll()
+            }
+        }
+    }
 }

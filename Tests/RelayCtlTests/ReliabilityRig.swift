@@ -303,7 +303,9 @@ final class Rig: Sendable {
     }
 
     /// Agents read no configuration file of the machine's user.
-    private var environment: [String: String] { ["XDG_CONFIG_HOME": directory + "/config"] }
+    /// GSettings in a key file under the rig's own configuration: what an agent writes there
+    /// (GNOME's banners, `mirror.only_wearable_alerts`) never reaches the user's dconf.
+    private var environment: [String: String] { ["XDG_CONFIG_HOME": directory + "/config", "GSETTINGS_BACKEND": "keyfile"] }
 }
 
 /// One life of an agent: its process and everything it printed (standard output and error).

@@ -120,7 +120,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         public static let onlyWearableAlerts: ConfigKey<Bool> = .boolean(
             "mirror.only_wearable_alerts", default: false,
             "While the wearable is connected, keep the desktop's own notification server quiet, so that only the wearable "
-                + "alerts (monitor mode: KDE Plasma through Inhibit, dunst by pausing it; Docs/POLICY.md). relay-phone as "
+                + "alerts (monitor mode: KDE Plasma through Inhibit, dunst by pausing it, GNOME and Phosh by turning their banners off; Docs/POLICY.md). relay-phone as "
                 + "the server shows nothing itself, so there it changes nothing.")
         /// `mirror.offline_alert_window_seconds`.
         public static let offlineAlertWindowSeconds: ConfigKey<Int> = .integer(
