@@ -21,7 +21,7 @@ enum ReplicaPresentation {
             case .categoryChanged, .categoryRemoved:
                 categoriesChanged = true
             case .settingsChanged(let settings):
-                events.append(.previewsHidden(settings.hidePreviews))
+                events += [.previewsHidden(settings.hidePreviews), .cannedReplies(settings.cannedReplies)]
             case .appNamed, .appRemoved, .preferencesChanged, .tombstonesCleared, .tombstonesDropped, .snapshotBegan, .snapshotMentioned, .snapshotEnded, .report, .scheduleChanged, .scheduleRemoved, .firingFloor, .handled, .decided,
                 .firedHere, .reconciled, .attachmentsReleased:
                 break
@@ -34,7 +34,9 @@ enum ReplicaPresentation {
 
     /// The whole replica, as at start-up (nothing alerts), but for what the user answered.
     static func everything(_ contents: ReplicaContents) -> [UIEvent] {
-        var events: [UIEvent] = [.categories(categories(contents)), .previewsHidden(contents.settings.hidePreviews)]
+        var events: [UIEvent] = [
+            .categories(categories(contents)), .previewsHidden(contents.settings.hidePreviews), .cannedReplies(contents.settings.cannedReplies),
+        ]
         let shown = contents.notifications.values.filter { !$0.answered }
         for record in shown.sorted(by: { ($0.deliveredAt, $0.key) < ($1.deliveredAt, $1.key) }) {
             events.append(.upsert(notification(record, in: contents), alert: false))

@@ -137,7 +137,7 @@ extension ScreenModel {
             let category = state.notification(identifier).flatMap { state.categories[$0.content.categoryIdentifier] }
             let action = category?.action(withIdentifier: actionIdentifier)
             self = .menu(Menu(
-                title: action?.title ?? "", choices: action?.textInput?.suggestedReplies ?? [], selection: selection,
+                title: action?.title ?? "", choices: state.replies(identifier, action: actionIdentifier), selection: selection,
                 buttonTitle: action?.textInput?.buttonTitle ?? "Send", time: idle.time))
         case .muteMenu(let identifier, let selection):
             guard let notification = state.notification(identifier) else {

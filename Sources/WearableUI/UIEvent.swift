@@ -69,6 +69,8 @@ public enum UIEvent: Hashable, Sendable {
     case categories([String: NotificationCategory])
     /// The "hide previews" setting changed.
     case previewsHidden(Bool)
+    /// The user's canned replies (the phone's settings), offered for every text-input action.
+    case cannedReplies([String])
     /// Pairing started: show this 6-digit code for the user to compare.
     case pairingCode(String)
     /// Bluetooth bonding (BlueZ's agent) asks to confirm this 6-digit passkey.

@@ -16,6 +16,8 @@ public struct UIState: Hashable, Sendable {
     public internal(set) var link: LinkState = .outOfRange
     /// Whether notifications show placeholders instead of their content until opened.
     public internal(set) var previewsHidden = false
+    /// The user's canned replies, offered after an app's own suggestions.
+    public internal(set) var cannedReplies: [String] = []
     /// The screens below the current one, which Back returns to; the watch face is the root.
     public internal(set) var backStack: [Screen] = []
     /// What is on screen.
@@ -56,6 +58,14 @@ public struct UIState: Hashable, Sendable {
     public func buttons(of notification: WearableNotification) -> [LongLookButton] {
         let actions = categories[notification.content.categoryIdentifier]?.actions ?? []
         return actions.map { LongLookButton.action($0) } + (notification.opensOnPhone ? [.openOnPhone] : []) + [.clear, .dismiss, .mute]
+    }
+
+    /// The replies offered for a text-input action of notification `identifier`: the app's own
+    /// suggestions, then the user's canned replies it did not already suggest.
+    public func replies(_ identifier: String, action: String) -> [String] {
+        guard let notification = notification(identifier) else { return [] }
+        let suggested = categories[notification.content.categoryIdentifier]?.action(withIdentifier: action)?.textInput?.suggestedReplies ?? []
+        return suggested + cannedReplies.filter { !suggested.contains($0) }
     }
 
     /// Do not disturb as it stands now, from whichever source.

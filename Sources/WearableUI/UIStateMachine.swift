@@ -76,6 +76,9 @@ public struct UIStateMachine {
             clampPositions()
         case .previewsHidden(let hidden):
             state.previewsHidden = hidden
+        case .cannedReplies(let replies):
+            state.cannedReplies = replies
+            clampPositions()
         case .pairingCode(let code):
             removeScreens { if case .pairing = $0 { true } else { false } }
             push(.pairing(PairingPosition(code: code)))
@@ -232,11 +235,9 @@ public struct UIStateMachine {
         }
     }
 
-    /// The suggested replies of a notification's text-input action.
+    /// The replies offered for a notification's text-input action (``UIState/replies(_:action:)``).
     func replies(_ identifier: String, _ action: String) -> [String] {
-        guard let notification = state.notification(identifier) else { return [] }
-        return state.categories[notification.content.categoryIdentifier]?.action(withIdentifier: action)?
-            .textInput?.suggestedReplies ?? []
+        state.replies(identifier, action: action)
     }
 
     /// A response stamped with the current time.

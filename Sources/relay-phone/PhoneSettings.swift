@@ -76,7 +76,7 @@ struct PhoneSettings {
                 // "when_unlocked" shows text: the wearable alerts only while the phone is locked,
                 // so hiding by the phone's lock state would hide every alert's text (Docs/CONFIGURATION.md).
                 hidePreviews: file.mirror.showPreviews == .never,
-                language: file.language ?? EnvironmentLanguage.tag(in: environment)),
+                language: file.language ?? EnvironmentLanguage.tag(in: environment), cannedReplies: file.cannedReplies),
             withoutLockSource: file.mirror.withoutLockSource == .unlocked ? .unlocked : .headless,
             source: loaded.summary, bluetoothAdapter: file.bluetoothAdapter, wearableAddress: file.wearableAddress,
             filterRulesFile: file.filterRulesFile

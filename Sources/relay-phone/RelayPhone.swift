@@ -112,6 +112,9 @@ struct RelayPhone: AsyncParsableCommand {
         // The wearable fires scheduled requests by the rule each was mirrored with: the rules may
         // have changed while the phone was stopped, and change again at each reload.
         try server.coordinator.filterRulesChanged()
+        // The configuration's previews, language and canned replies, when they changed since the
+        // wearable last heard them.
+        try mirror.sendSettingsIfChanged()
         filterRules.whenReloaded { [coordinator = server.coordinator] in
             do { try coordinator.filterRulesChanged() } catch {
                 log("relay-phone: could not mirror the scheduled requests again under the new filter rules: \(error)", level: .error)

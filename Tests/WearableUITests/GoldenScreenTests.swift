@@ -87,6 +87,17 @@ import WearableUI
         try GoldenImage.check("text-reply", machine)
     }
 
+    /// The app's suggestions, then the user's canned replies and the emoji, scrolled to the last.
+    @Test func textReplyWithCannedReplies() throws {
+        var machine = try makeMachine()
+        machine.feed(.cannedReplies(["OK", "On my way", "Can't talk now", "Thanks!", "Call you later", "👍", "❤️", "😂", "🙏"]))
+        machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
+        machine.press(.select, .down, .down, .select)
+        let count = machine.state.replies("new-video-1", action: "comment-action").count
+        for _ in 1..<count { machine.press(.down) }
+        try GoldenImage.check("text-reply-canned-last", machine)
+    }
+
     /// Do not disturb on the watch face, the controls with a mute, the long look's mute menu.
     @Test func doNotDisturbAndMutes() throws {
         var machine = try makeMachine()

@@ -327,6 +327,27 @@ public final class MirrorCoordinator: Sendable {
         return ticket
     }
 
+    /// Where the settings last put in the wearable's log are kept.
+    static let sentSettingsName = "sent_settings"
+
+    /// Puts the mirror's settings (previews, language, canned replies) in the wearable's log
+    /// when they are not the ones last put there: a phone started with another configuration.
+    /// Returns once it is on disk.
+    public func sendSettingsIfChanged() throws {
+        guard link.isPaired else { return }
+        let change = mirror.withLock { $0.settingsChange() }
+        let encoded: Data = try change.settings.serializedBytes()
+        guard try link.database.read({ db in try PhoneSchema.value(db, Self.sentSettingsName) }) != encoded else { return }
+        let entries = Mutex<[(seq: UInt64, body: Relay_V1_Envelope.OneOf_Body)]>([])
+        let link = self.link
+        try link.committer.submit({ db in
+            try PhoneSchema.setValue(db, Self.sentSettingsName, encoded)
+            let body = Relay_V1_Envelope.OneOf_Body.change(change)
+            let seq = try LinkLogTables.append(db, body)
+            entries.withLock { $0 = [(seq, body)] }
+        }, written: { link.send(entries.withLock { $0 }) }, after: {}).waitBlocking()
+    }
+
     /// Those of `items` (scheduled requests) whose filter rule under `filter` is not the one
     /// they were last mirrored with, or not known to be (restored from storage).
     public func schedules(_ items: [ScheduleItem], changedUnder filter: FilterRules) -> [ScheduleItem] {
@@ -353,6 +374,7 @@ public final class MirrorCoordinator: Sendable {
         filter: FilterRules = FilterRules()
     ) -> CommitTicket {
         let items = items.map(withAttachments)
+        let settings = try? mirror.withLock { $0.settingsChange() }.settings.serializedBytes() as Data
         let schedules = schedules.map { withAttachments($0).matching(filter.match(app: $0.appName, content: $0.content)) }
         let epoch = LinkLogTables.freshEpoch()
         let (skipped, outcome, mirrored) = mirror.withLock { mirror in
@@ -373,6 +395,8 @@ public final class MirrorCoordinator: Sendable {
             if newPartner { try PhoneSchema.forgetLink(db) }
             try LinkLogTables.startNewEpoch(db, epoch: epoch)
             if newPartner { try PhoneSchema.forgetMirroredKeys(db) }
+            // The snapshot carries the settings.
+            if paired, let settings { try PhoneSchema.setValue(db, Self.sentSettingsName, settings) }
             for assignment in skipped + outcome.assigned {
                 try PhoneSchema.saveKey(db, kind: assignment.kind.rawValue, name: assignment.name, key: assignment.key)
             }

@@ -119,11 +119,27 @@ public struct MirrorSettings: Sendable, Hashable {
     public var hidePreviews: Bool
     /// The phone's language, for the wearable's plural rules.
     public var language: String
+    /// The user's canned replies, offered on the wearable for every text-input action: at most
+    /// ``maximumCannedReplies``, each cut on a character boundary to `ModelLimits.actionTextBytes`.
+    public var cannedReplies: [String]
+
+    /// How many canned replies the wearable is sent.
+    public static let maximumCannedReplies = 16
+
+    /// `replies` cut to what the wearable takes: blank ones and repeats left out.
+    static func fitted(_ replies: [String]) -> [String] {
+        var seen = Set<String>()
+        return Array(
+            replies.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).truncated(toUTF8Bytes: ModelLimits.actionTextBytes) }
+                .filter { !$0.isEmpty && seen.insert($0).inserted }
+                .prefix(maximumCannedReplies))
+    }
 
     /// Creates settings; the defaults are Apple's.
-    public init(whenUnlocked: WhenUnlocked = .none, hidePreviews: Bool = false, language: String = "en") {
+    public init(whenUnlocked: WhenUnlocked = .none, hidePreviews: Bool = false, language: String = "en", cannedReplies: [String] = []) {
         self.whenUnlocked = whenUnlocked
         self.hidePreviews = hidePreviews
         self.language = language
+        self.cannedReplies = Self.fitted(cannedReplies)
     }
 }

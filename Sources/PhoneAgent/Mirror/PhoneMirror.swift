@@ -252,6 +252,7 @@ public struct PhoneMirror: Sendable {
         var change = Relay_V1_Change()
         change.settings.hidePreviews = settings.hidePreviews
         change.settings.language = settings.language
+        change.settings.cannedReplies = settings.cannedReplies
         return change
     }
 

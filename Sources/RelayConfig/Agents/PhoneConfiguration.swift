@@ -29,6 +29,8 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
     public var wearableAddress: String?
     /// The filter rules file, or `nil` for `filters.toml` beside the configuration file.
     public var filterRulesFile: String?
+    /// The canned replies, then the emoji ones, offered on the wearable for every text-input action.
+    public var cannedReplies: [String]
 
     /// The `[mirror]` section.
     public struct MirrorSettings: Sendable, Hashable {
@@ -122,6 +124,15 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
             "While the wearable is connected, keep the desktop's own notification server quiet, so that only the wearable "
                 + "alerts (monitor mode: KDE Plasma through Inhibit, dunst by pausing it, GNOME and Phosh by turning their banners off; Docs/POLICY.md). relay-phone as "
                 + "the server shows nothing itself, so there it changes nothing.")
+        /// `replies.canned`.
+        public static let cannedReplies: ConfigKey<[String]> = .names(
+            "replies.canned", default: ["OK", "On my way", "Can't talk now", "Thanks!", "Call you later"],
+            "Replies the wearable offers for every text-input action (a KDE inline reply too), after the app's own "
+                + "suggestions; each cut to 128 bytes on a character boundary, at most 16 with the emoji.")
+        /// `replies.emoji`.
+        public static let emojiReplies: ConfigKey<[String]> = .names(
+            "replies.emoji", default: ["👍", "❤️", "😂", "🙏"],
+            "Emoji replies, offered after replies.canned (each its own row: the wearable has no left or right key).")
         /// `mirror.offline_alert_window_seconds`.
         public static let offlineAlertWindowSeconds: ConfigKey<Int> = .integer(
             "mirror.offline_alert_window_seconds", default: 120, range: 0...3600, unit: "seconds",
@@ -151,6 +162,9 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
                     Keys.onlyWearableAlerts.erased, Keys.offlineAlertWindowSeconds.erased,
                 ]),
             ConfigSection("filter", "The user's filter rules.", keys: [Keys.filterRulesFile.erased]),
+            ConfigSection(
+                "replies", "Replies the wearable offers for text-input actions (Docs/WEARABLE.md).",
+                keys: [Keys.cannedReplies.erased, Keys.emojiReplies.erased]),
         ],
         checks: LinkSettings.checks)
 
@@ -169,6 +183,7 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         bluetoothAdapter = values[Keys.bluetoothAdapter].nonEmpty
         wearableAddress = values[Keys.wearableAddress].nonEmpty
         filterRulesFile = values[Keys.filterRulesFile].nonEmpty
+        cannedReplies = values[Keys.cannedReplies] + values[Keys.emojiReplies]
         mirror = MirrorSettings(
             whenUnlocked: values[Keys.whenUnlocked], withoutLockSource: values[Keys.withoutLockSource], showPreviews: values[Keys.showPreviews],
             offlineAlertWindowSeconds: values[Keys.offlineAlertWindowSeconds], onlyWearableAlerts: values[Keys.onlyWearableAlerts])

@@ -1162,6 +1162,10 @@ public nonisolated struct Relay_V1_Settings: Sendable {
   /// Silent sync: deliver without alerting even when the phone is locked.
   public var silent: Bool = false
 
+  /// The user's canned replies (phone.toml's [replies]), offered for every text-input action
+  /// after the app's own suggestions, the emoji last; each at most 128 bytes, at most 16.
+  public var cannedReplies: [String] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3126,7 +3130,7 @@ nonisolated extension Relay_V1_SnapshotEnd: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Relay_V1_Settings: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Settings"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}hide_previews\0\u{1}language\0\u{1}silent\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}hide_previews\0\u{1}language\0\u{1}silent\0\u{3}canned_replies\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3137,6 +3141,7 @@ nonisolated extension Relay_V1_Settings: SwiftProtobuf.Message, SwiftProtobuf._M
       case 1: try { try decoder.decodeSingularBoolField(value: &self.hidePreviews) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.language) }()
       case 3: try { try decoder.decodeSingularBoolField(value: &self.silent) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.cannedReplies) }()
       default: break
       }
     }
@@ -3152,6 +3157,9 @@ nonisolated extension Relay_V1_Settings: SwiftProtobuf.Message, SwiftProtobuf._M
     if self.silent != false {
       try visitor.visitSingularBoolField(value: self.silent, fieldNumber: 3)
     }
+    if !self.cannedReplies.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.cannedReplies, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3159,6 +3167,7 @@ nonisolated extension Relay_V1_Settings: SwiftProtobuf.Message, SwiftProtobuf._M
     if lhs.hidePreviews != rhs.hidePreviews {return false}
     if lhs.language != rhs.language {return false}
     if lhs.silent != rhs.silent {return false}
+    if lhs.cannedReplies != rhs.cannedReplies {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
