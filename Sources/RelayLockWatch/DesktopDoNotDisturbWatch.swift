@@ -52,8 +52,11 @@ public final class DesktopDoNotDisturbWatch: Sendable {
     /// desktop's name and whether its do not disturb is on, first for each source the desktop
     /// has, then at each change, in the order the bus delivers them. When a service leaves or
     /// another takes its name, its sources count as off and the new owner's are read.
+    /// `serverReplaced` hears when the notification server left or another took its name,
+    /// before its sources count as off.
     public static func start(
-        on connection: DBusConnection, changed: @escaping @Sendable (_ desktop: String, _ on: Bool) -> Void
+        on connection: DBusConnection, serverReplaced: @escaping @Sendable () -> Void = {},
+        changed: @escaping @Sendable (_ desktop: String, _ on: Bool) -> Void
     ) async throws -> DesktopDoNotDisturbWatch {
         // Subscribed before the first readings, so a change between them is not missed; in one
         // feed, so that an owner change cannot overtake the old owner's last change.
@@ -69,11 +72,19 @@ public final class DesktopDoNotDisturbWatch: Sendable {
         let task = Task {
             for await message in feed.messages {
                 if SignalFeed.ownerChange(message, of: server.name) != nil {
+                    serverReplaced()
                     for source in serverProperties { changed(source.desktop, false) }
                     await readServer(on: connection, changed)
-                } else if SignalFeed.ownerChange(message, of: portal.name) != nil {
+                    // The new server may be GNOME's, or no longer be.
                     for setting in portalSettings { changed(setting.desktop, false) }
                     await readPortal(on: connection, changed)
+                } else if let owner = SignalFeed.ownerChange(message, of: portal.name) {
+                    // A portal that left takes GNOME's state with it; one that came is read.
+                    if owner == nil {
+                        for setting in portalSettings { changed(setting.desktop, false) }
+                    } else {
+                        await readPortal(on: connection, changed)
+                    }
                 } else if let (desktop, on) = serverChange(message) ?? portalChange(message) {
                     changed(desktop, on)
                 }
@@ -95,8 +106,16 @@ public final class DesktopDoNotDisturbWatch: Sendable {
     }
 
     /// Reads each setting the Settings portal publishes: `ReadOne` (version 2 of the
-    /// interface), else `Read`, which wraps the value in one more variant.
+    /// interface), else `Read`, which wraps the value in one more variant. Only under GNOME's
+    /// notification server (another desktop's portal may publish GNOME's settings too, unused
+    /// there), and only from a portal already running: a call would start one.
     private static func readPortal(on connection: DBusConnection, _ changed: @Sendable (String, Bool) -> Void) async {
+        guard await isGNOMEServer(on: connection),
+            case .boolean(true)? = try? await connection.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: "NameHasOwner",
+                arguments: [.string(portal.name)], timeout: .seconds(5)
+            ).first
+        else { return }
         for setting in portalSettings {
             for method in ["ReadOne", "Read"] {
                 // A desktop without the setting answers with an error (or there is no portal).
@@ -109,6 +128,17 @@ public final class DesktopDoNotDisturbWatch: Sendable {
                 break
             }
         }
+    }
+
+    /// Whether the notification server is GNOME Shell's or Phosh's, by the name it gives
+    /// (`GetServerInformation`: "gnome-shell", "Phosh").
+    static func isGNOMEServer(on connection: DBusConnection) async -> Bool {
+        guard
+            let reply = try? await connection.call(
+                destination: server.name, path: server.path, interface: server.name, method: "GetServerInformation", timeout: .seconds(5)),
+            case .string(let name)? = reply.first
+        else { return false }
+        return ["gnome-shell", "phosh"].contains(name.lowercased())
     }
 
     /// The desktop and its state when `message` changes a followed server property.

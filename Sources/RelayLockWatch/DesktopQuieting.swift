@@ -35,6 +35,8 @@ public final class DesktopQuieting: Sendable {
     }
 
     private let held = Holdings()
+    /// Whether the wearable is connected and the phone locked: quiet only while both hold.
+    private let inputs = Mutex((connected: false, locked: false))
     private let wishes: AsyncStream<Bool>.Continuation
     private let task: Task<Void, Never>
     private let marker: String
@@ -42,7 +44,7 @@ public final class DesktopQuieting: Sendable {
 
     /// Ready to quieten the server on `connection`. `marker` is a file that names, while they
     /// last, the pauses relay-phone made that nothing else would undo (dunst's, GNOME's banners),
-    /// so that the next start undoes them after a crash. `reread` hears each desktop's do not
+    /// so that the next start undoes them after a crash (``undoAfterCrash(_:marker:log:)``). `reread` hears each desktop's do not
     /// disturb as it stands once it was given back (the user may have turned it on meanwhile,
     /// which the watch could not tell apart).
     public init(
@@ -55,7 +57,6 @@ public final class DesktopQuieting: Sendable {
         wishes = continuation
         let held = held
         task = Task {
-            await Self.undoAfterCrash(connection, marker: marker, log: log)
             for await quiet in stream {
                 if quiet {
                     await Self.take(connection, held: held, marker: marker, log: log)
@@ -66,9 +67,35 @@ public final class DesktopQuieting: Sendable {
         }
     }
 
-    /// Asks for the server to be quiet (the wearable connected) or not.
-    public func want(quiet: Bool) {
-        wishes.yield(quiet)
+    /// The wearable connected or went. The desktop is kept quiet while it is connected and the
+    /// phone is locked: at an unlocked phone the user is looking at its screen, and the wearable
+    /// does not alert then.
+    public func linkChanged(connected: Bool) {
+        inputs.withLock { inputs in
+            inputs.connected = connected
+            wishes.yield(inputs.connected && inputs.locked)
+        }
+    }
+
+    /// The phone locked or unlocked (see ``linkChanged(connected:)``).
+    public func lockChanged(locked: Bool) {
+        inputs.withLock { inputs in
+            inputs.locked = locked
+            wishes.yield(inputs.connected && inputs.locked)
+        }
+    }
+
+    /// The notification server left or another took its name: what was held there went with
+    /// it (Plasma ends an inhibition with its owner; a new dunst starts unpaused). Taken again
+    /// from the new owner, if still wanted.
+    public func serverReplaced() {
+        let (released, quiet) = held.withLock { held in
+            held[Self.plasma] = nil
+            held[Self.dunst] = nil
+            return (held, inputs.withLock { $0.connected && $0.locked })
+        }
+        Self.mark(released, marker: marker)
+        if quiet { wishes.yield(true) }
     }
 
     /// The user's do not disturb on `desktop`, given that it is reported `on`: while this one
@@ -126,20 +153,9 @@ public final class DesktopQuieting: Sendable {
         }
         // GNOME Shell or Phosh, whose banners are a GSettings key: not written for any other
         // server, nor where they are off already.
-        if inhibited == nil, paused == nil, await isGNOME(connection), await GSettingsTool.boolean(banners.schema, banners.key) == true {
+        if inhibited == nil, paused == nil, await DesktopDoNotDisturbWatch.isGNOMEServer(on: connection), await GSettingsTool.boolean(banners.schema, banners.key) == true {
             await quieten(gnome, held: held, marker: marker, log: log) { try await GSettingsTool.set(banners.schema, banners.key, to: false) }
         }
-    }
-
-    /// Whether the notification server is GNOME Shell's or Phosh's, by the name it gives
-    /// (`GetServerInformation`: "gnome-shell", "Phosh").
-    private static func isGNOME(_ connection: DBusConnection) async -> Bool {
-        guard
-            let reply = try? await connection.call(
-                destination: server.name, path: server.path, interface: server.name, method: "GetServerInformation", timeout: .seconds(5)),
-            case .string(let name)? = reply.first
-        else { return false }
-        return ["gnome-shell", "phosh"].contains(name.lowercased())
     }
 
     /// Quietens `desktop` with `change`, marked in `marker` before it happens.
@@ -233,9 +249,10 @@ public final class DesktopQuieting: Sendable {
         }
     }
 
-    /// After a run that ended with dunst paused or GNOME's banners off by it: undone, if they
-    /// still are.
-    private static func undoAfterCrash(_ connection: DBusConnection, marker: String, log: (String) -> Void) async {
+    /// After a run that ended with dunst paused or GNOME's banners off by it (`marker` names
+    /// them): undone, if they still are. Called at every start, whatever the configuration says
+    /// now, before anything is quietened again.
+    public static func undoAfterCrash(_ connection: DBusConnection, marker: String, log: (String) -> Void) async {
         guard let text = try? String(contentsOfFile: marker, encoding: .utf8) else { return }
         for desktop in text.split(separator: "\n").map(String.init) where await state(of: desktop, on: connection) == true {
             if desktop == dunst {

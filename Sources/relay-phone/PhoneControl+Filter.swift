@@ -18,7 +18,12 @@ extension PhoneControl {
             if let delivered = server.coordinator.deliveredDate(of: id) {
                 let since = Int64(delivered.timeIntervalSince1970.rounded(.down))
                 let current = decisions.filter { $0.at >= since }
-                if !current.isEmpty, current.count < decisions.count {
+                if current.isEmpty {
+                    return .failure(
+                        "the phone has decided nothing about notification \(id) since it arrived; the \(decisions.count) decision(s) under this id "
+                            + "are about an earlier notification with it (relayctl history --phone lists them)")
+                }
+                if current.count < decisions.count {
                     values["earlier"] = .int(decisions.count - current.count)
                     decisions = current
                 }

@@ -3,6 +3,7 @@ import RelayCLI
 import RelayControl
 import RelayDBus
 import RelayLockWatch
+import RelaySystem
 import Synchronization
 
 /// The phone's lock state, shared by the D-Bus watchers (tasks) and the control socket (its own
@@ -13,6 +14,9 @@ final class PhoneLock: Sendable {
     private let log: AgentLogSink
     /// Finishes once every watched source has given its first reading.
     private let (firstReadings, heardAll) = AsyncStream<Void>.makeStream()
+    /// Told the effective state after each change, under the lock (so that two changes are
+    /// told in their order): it must only hand the news on, never wait.
+    let changed = LockedCallback<Bool>()
 
     /// A lock state with the manual override the last run left (`nil`: automatic), counting as
     /// `withoutSource` says while no source knows anything.
@@ -25,7 +29,9 @@ final class PhoneLock: Sendable {
     /// Applies one source's reading, logging `lock state: locked (logind)` when the effective state changes.
     func apply(_ update: LockSourceUpdate) {
         state.withLock { state in
-            if let change = state.apply(update) { log("relay-phone: lock state: \(change)") }
+            guard let change = state.apply(update) else { return }
+            log("relay-phone: lock state: \(change)")
+            changed.current?(state.locked)
         }
     }
 

@@ -18,6 +18,7 @@ enum PhoneMode {
             case .primaryOwner, .alreadyOwner:
                 return nil
             case .inQueue, .exists:
+                server.coordinator.isMonitoring.store(true, ordering: .relaxed)
                 let monitor = try await NotificationMonitor.start(
                     bus: bus, ordinary: connection, server: server, log: log, lost: { stop.request() })
                 if let monitor {
@@ -26,6 +27,7 @@ enum PhoneMode {
                     monitor.dropRestored()
                     return monitor
                 }
+                server.coordinator.isMonitoring.store(false, ordering: .relaxed)
             }
         }
         throw PhoneError(

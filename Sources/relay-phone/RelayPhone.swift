@@ -148,15 +148,21 @@ struct RelayPhone: AsyncParsableCommand {
             inhibitorWatch = try await doNotDisturb.serve(on: connection)
             // Exported before the name is ours, so the first call after acquiring it finds the object.
             try connection.export([server.interface], at: NotificationServer.path)
+            // A crash may have left the desktop quietened for the wearable: given back first,
+            // whatever the configuration says now.
+            await DesktopQuieting.undoAfterCrash(connection, marker: Self.quietedMarker(settings)) { log($0) }
             monitor = try await PhoneMode.start(on: connection, bus: settings.bus, server: server, stop: stop, log: log)
             // Relay's own API (Docs/RICH-API.md), in either mode.
             try await rich.start(on: connection)
             // Beside another server, its own do not disturb is one of the phone's (Docs/POLICY.md).
             if monitor != nil {
                 // What the phone quietens itself for the wearable is not the user's do not disturb.
-                let quieting = settings.onlyWearableAlerts ? Self.quietDesktop(connection, link: link, settings: settings, doNotDisturb: doNotDisturb, log: log) : nil
+                let quieting =
+                    settings.onlyWearableAlerts
+                    ? Self.quietDesktop(connection, link: link, lock: lock, settings: settings, doNotDisturb: doNotDisturb, log: log) : nil
                 desktopQuieting = quieting
-                desktopWatch = try await DesktopDoNotDisturbWatch.start(on: connection) { desktop, on in
+                desktopWatch = try await DesktopDoNotDisturbWatch.start(on: connection, serverReplaced: { quieting?.serverReplaced() }) {
+                    desktop, on in
                     doNotDisturb.setDesktop(desktop, on: quieting?.userState(of: desktop, reported: on) ?? on)
                 }
             } else if settings.onlyWearableAlerts {
@@ -253,12 +259,20 @@ extension RelayPhone {
     /// Keeps the monitored desktop's server quiet while the wearable is connected
     /// (`mirror.only_wearable_alerts`); what it gives back is read again for the phone's do not disturb.
     static func quietDesktop(
-        _ connection: DBusConnection, link: PhoneLink, settings: PhoneSettings, doNotDisturb: DoNotDisturbSwitch, log: AgentLogSink
+        _ connection: DBusConnection, link: PhoneLink, lock: PhoneLock, settings: PhoneSettings, doNotDisturb: DoNotDisturbSwitch,
+        log: AgentLogSink
     ) -> DesktopQuieting {
         let quieting = DesktopQuieting(
-            connection: connection, marker: settings.stateDirectory.path + "/desktop-quieted", log: { log($0) },
+            connection: connection, marker: quietedMarker(settings), log: { log($0) },
             reread: { desktop, on in doNotDisturb.setDesktop(desktop, on: on) })
-        link.whenConnectionChanges { connected in quieting.want(quiet: connected) }
+        link.whenConnectionChanges { connected in quieting.linkChanged(connected: connected) }
+        lock.changed.set { locked in quieting.lockChanged(locked: locked) }
+        quieting.lockChanged(locked: lock.isLocked)
         return quieting
+    }
+
+    /// The file naming the desktop's pauses relay-phone holds (`DesktopQuieting`).
+    static func quietedMarker(_ settings: PhoneSettings) -> String {
+        settings.stateDirectory.path + "/desktop-quieted"
     }
 }

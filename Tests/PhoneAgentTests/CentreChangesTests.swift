@@ -32,10 +32,30 @@ import Testing
 
     private func take(
         _ centre: inout NotificationCentre, since apps: AppRequests, signals: [NotificationSignal] = [], by side: ActingSide = .phone,
-        dates: inout [UInt32: Date], at wall: Date
+        dates: inout [UInt32: Date], at wall: Date, monitoring: Bool = false
     ) -> CentreChanges {
-        CentreChanges.take(from: &centre, appsBefore: apps, signals: signals, by: side, deliveredDates: &dates, now: (wall, start))
+        CentreChanges.take(
+            from: &centre, appsBefore: apps, signals: signals, by: side, deliveredDates: &dates, now: (wall, start), monitoring: monitoring)
     }
+
+    @Test func aNotificationWithAClickOffersItAndAMonitoredOneOffersNothing() throws {
+        func item(monitoring: Bool) throws -> MirrorItem {
+            var centre = NotificationCentre()
+            var dates: [UInt32: Date] = [:]
+            var posted = call("Build finished")
+            posted.actions = [.init(key: "default", label: "Open"), .init(key: "later", label: "Later")]
+            _ = centre.notify(posted, sender: ":1.7", now: start)
+            let taken = take(&centre, since: centre.apps, dates: &dates, at: wall, monitoring: monitoring)
+            guard case .posted(let item, _, _)? = taken.changes.first else { throw ChangeMissing() }
+            return item
+        }
+        let served = try item(monitoring: false)
+        #expect(served.hasDefaultAction && served.category?.actions.map(\.identifier) == ["later"])
+        let monitored = try item(monitoring: true)
+        #expect(!monitored.hasDefaultAction && monitored.category == nil, "another server owns it: nothing can be carried out from here")
+    }
+
+    private struct ChangeMissing: Error {}
 
     @Test func postsReplacementsAndClosesInIdOrderKeepingTheFirstDeliveryDate() {
         var centre = NotificationCentre()

@@ -82,7 +82,7 @@ import Testing
                 var refusal: [String] = []
                 for await line in untitled.lines { refusal.append(line) }
                 #expect(await untitled.wait() == 64)
-                #expect(refusal.joined().contains("give --title: a notification needs one to be shown"), "\(refusal)")
+                #expect(refusal.joined().contains("give --title: relayctl wants a title"), "\(refusal)")
             } catch {
                 await rig.stopAll()
                 throw error

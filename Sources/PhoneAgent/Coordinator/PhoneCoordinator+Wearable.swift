@@ -32,7 +32,7 @@ extension PhoneCoordinator {
         }
         let taken = CentreChanges.take(
             from: &state.centre, appsBefore: before.apps, signals: signals, by: side, deliveredDates: &state.deliveredDates,
-            now: (Date(), .now), monitoring: closeAtMonitoredServer.current != nil)
+            now: (Date(), .now), monitoring: isMonitoring.load(ordering: .relaxed))
         let apps = taken.apps
         var changes = taken.changes
         changes += extra
@@ -164,8 +164,9 @@ extension PhoneCoordinator: PhoneLinkOwner {
     /// start every request counts as changed, its rule not being stored. Returns once it is on disk.
     public func filterRulesChanged() throws {
         guard let mirror else { return }
-        let filter = filterRules()
         let ticket = state.withLock { state -> CommitTicket? in
+            // Read under the lock: of two reloads at once, the later rules are recorded last.
+            let filter = filterRules()
             let changed = mirror.schedules(Self.scheduleItems(state.centre.apps), changedUnder: filter)
             guard !changed.isEmpty else { return nil }
             return mirror.record(changed.map { .scheduled($0) }, locked: isLocked(), filter: filter)
@@ -189,7 +190,7 @@ extension PhoneCoordinator: PhoneLinkOwner {
         guard let mirror else { return }
         let ticket = state.withLock { state in
             commitDeliveries(&state)
-            let monitoring = closeAtMonitoredServer.current != nil
+            let monitoring = isMonitoring.load(ordering: .relaxed)
             let items = state.centre.list.map { MirrorItem($0, deliveredAt: state.deliveredDates[$0.id] ?? Date(), monitoring: monitoring) }
             return mirror.startNewEpoch(
                 items: items, schedules: Self.scheduleItems(state.centre.apps), newPartner: newPartner, skippingKeys: skippingKeys,

@@ -64,6 +64,9 @@ public final class PhoneCoordinator: Sendable {
     /// In monitor mode, how a dismissal from the wearable reaches the server that owns the
     /// notifications (`CloseNotification` there); unset while relay-phone is the server.
     public let closeAtMonitoredServer = LockedCallback<UInt32>()
+    /// Whether relay-phone monitors another server: set before the monitor takes its first
+    /// notification, so that none of those is mirrored with actions the phone cannot carry out.
+    public let isMonitoring = Atomic<Bool>(false)
     /// Which bus the apps are on (`org.freedesktop.DBus.GetId`), kept with stored signals
     /// (`SignalOutboxTable`); set at start-up, before the link runs.
     public let busID = Mutex("")

@@ -40,7 +40,7 @@ public struct CentreChanges: Sendable {
     /// (`now` for a new one) and forgets the removed.
     public static func take(
         from centre: inout NotificationCentre, appsBefore: AppRequests, signals: [NotificationSignal], by side: ActingSide,
-        deliveredDates: inout [UInt32: Date], now: (wall: Date, monotonic: ContinuousClock.Instant), monitoring: Bool = false
+        deliveredDates: inout [UInt32: Date], now: (wall: Date, monotonic: ContinuousClock.Instant), monitoring: Bool
     ) -> CentreChanges {
         let changed = centre.takeChanges()
         var reasons: [UInt32: CloseReason] = [:]

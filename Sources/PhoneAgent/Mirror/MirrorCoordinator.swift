@@ -351,6 +351,8 @@ public final class MirrorCoordinator: Sendable {
     /// Those of `items` (scheduled requests) whose filter rule under `filter` is not the one
     /// they were last mirrored with, or not known to be (restored from storage).
     public func schedules(_ items: [ScheduleItem], changedUnder filter: FilterRules) -> [ScheduleItem] {
+        // Unpaired, nothing is mirrored and nothing would settle.
+        guard link.isPaired else { return [] }
         let rules = items.map { filter.match(app: $0.appName, content: $0.content) }
         return mirror.withLock { mirror in
             zip(items, rules).compactMap { item, rule in

@@ -9,7 +9,7 @@ extension MirrorItem {
     /// In monitor mode (`monitoring`) another server owns the freedesktop notifications, and
     /// none of their actions, their click or a reply can be carried out from here (the
     /// specification has no method for it): the wearable is offered none.
-    public init(_ notification: DeliveredNotification, deliveredAt: Date, monitoring: Bool = false) {
+    public init(_ notification: DeliveredNotification, deliveredAt: Date, monitoring: Bool) {
         let category: NotificationCategory?
         let actionable = !monitoring || notification.origin.rich != nil
         if let source = notification.origin.rich {

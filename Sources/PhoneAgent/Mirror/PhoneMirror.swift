@@ -75,6 +75,8 @@ public struct PhoneMirror: Sendable {
     public mutating func scheduled(_ item: ScheduleItem) -> Outcome {
         var outcome = Outcome(decision: "")
         guard let trigger = try? Relay_V1_Trigger(item.trigger) else {
+            // Settled under its rule too: a reload has nothing to send for it.
+            scheduleRules[item.keyName] = .some(item.rule)
             return Outcome(decision: "schedule not mirrored: a \(item.trigger.kind) trigger is not fired by the wearable")
         }
         if let rule = item.rule, rule.action == .drop {

@@ -49,7 +49,7 @@ struct RequestOptions: ParsableArguments {
             // As notify-send wants a summary: without one the wearable would show an empty
             // notification, or none at all (nothing to show is a silent one).
             throw ValidationError(
-                "give --title: a notification needs one to be shown (a silent request, with nothing to show, goes with --request FILE)")
+                "give --title: relayctl wants a title, as notify-send wants a summary (a request without one goes with --request FILE)")
         }
         if let interruptionLevel, InterruptionLevel(rawValue: interruptionLevel) == nil {
             throw ValidationError(
