@@ -11,16 +11,32 @@ import Testing
     static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
 
+    /// Calls `method` on `destination`'s object `path` with gdbus on `bus`; expects success and
+    /// returns gdbus's answer (`(<true>,)`).
+    @discardableResult
+    static func call(
+        _ method: String, _ arguments: [String], on bus: PrivateBus, destination: String = name, path: String = path
+    ) async throws -> String {
+        let result = try await runCommand(
+            "/usr/bin/gdbus", ["call", "--session", "--dest", destination, "--object-path", path, "--method", method] + arguments,
+            environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(result.status == 0, "\(method): \(result.output)")
+        return result.output
+    }
+
+    /// The mock notification server names itself GNOME Shell (`GetServerInformation`).
+    static func becomeGNOMEShell(on bus: PrivateBus) async throws {
+        try await call(
+            "org.freedesktop.DBus.Mock.AddMethod", [name, "GetServerInformation", "", "ssss", "ret = ('gnome-shell', 'GNOME', '46.0', '1.2')"],
+            on: bus)
+    }
+
     @Test(.timeLimit(.minutes(2))) func theMonitoredDesktopsDoNotDisturbSilencesTheWearableWhileItIsOn() async throws {
         try await withPrivateBus { bus in
             try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { daemon in
                 let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
                 func mock(_ method: String, _ arguments: [String]) async throws {
-                    let result = try await runCommand(
-                        "/usr/bin/gdbus",
-                        ["call", "--session", "--dest", Self.name, "--object-path", Self.path, "--method", "org.freedesktop.DBus.Mock.\(method)"]
-                            + arguments, environment: environment)
-                    #expect(result.status == 0, "\(method): \(result.output)")
+                    try await Self.call("org.freedesktop.DBus.Mock.\(method)", arguments, on: bus)
                 }
                 // dunst, paused before relay-phone starts; Plasma's property, off.
                 try await mock("AddProperty", ["org.dunstproject.cmd0", "paused", "<true>"])
@@ -71,11 +87,7 @@ import Testing
                     settings in
                     let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
                     func mock(_ method: String, _ arguments: [String]) async throws {
-                        let result = try await runCommand(
-                            "/usr/bin/gdbus",
-                            ["call", "--session", "--dest", portal.name, "--object-path", portal.path, "--method", method] + arguments,
-                            environment: environment)
-                        #expect(result.status == 0, "\(method): \(result.output)")
+                        try await Self.call(method, arguments, on: bus, destination: portal.name, path: portal.path)
                     }
                     // Version 1 of the portal: Read only, its value wrapped in one more variant.
                     try await mock(
@@ -89,15 +101,8 @@ import Testing
                     try await mock("org.freedesktop.DBus.Mock.AddMethod", ["org.freedesktop.portal.Settings", "SetBanners", "b", "", emit])
                     try await mock("org.freedesktop.portal.Settings.SetBanners", ["false"])
                     // GNOME's banners count under GNOME's server only.
-                    let renamed = try await runCommand(
-                        "/usr/bin/gdbus",
-                        [
-                            "call", "--session", "--dest", Self.name, "--object-path", Self.path, "--method", "org.freedesktop.DBus.Mock.AddMethod",
-                            Self.name, "GetServerInformation", "", "ssss", "ret = ('gnome-shell', 'GNOME', '46.0', '1.2')",
-                        ], environment: environment)
-                    #expect(renamed.status == 0, "\(renamed.output)")
-                    let rig = try await Rig.make(bus: bus)
-                    do {
+                    try await Self.becomeGNOMEShell(on: bus)
+                    try await Rig.with(bus: bus) { rig in
                         try await rig.startWearable()
                         try await rig.startPhone(mode: "monitor")
                         try await rig.pair()
@@ -120,11 +125,7 @@ import Testing
                         try await rig.until("GNOME hides banners") { try await rig.phoneStatus()["doNotDisturb"] as? String == "on (from GNOME)" }
                         await settings.stop(SIGTERM)
                         try await rig.until("the portal's leaving ends it") { try await rig.phoneStatus()["doNotDisturb"] as? String == "off" }
-                    } catch {
-                        await rig.stopAll()
-                        throw error
                     }
-                    await rig.stopAll()
                 }
             }
         }
@@ -139,14 +140,13 @@ import Testing
             try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { _ in
                 let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
                 func mock(_ method: String, _ arguments: [String]) async throws -> String {
-                    let result = try await runCommand(
-                        "/usr/bin/gdbus", ["call", "--session", "--dest", Self.name, "--object-path", Self.path, "--method", method] + arguments,
-                        environment: environment)
-                    #expect(result.status == 0, "\(method): \(result.output)")
-                    return result.output
+                    try await Self.call(method, arguments, on: bus)
                 }
                 func property(_ interface: String, _ name: String) async throws -> String {
                     try await mock("org.freedesktop.DBus.Properties.Get", [interface, name])
+                }
+                func quiet() async throws -> (inhibited: String, paused: String) {
+                    (try await property(Self.name, "Inhibited"), try await property("org.dunstproject.cmd0", "paused"))
                 }
                 _ = try await mock("org.freedesktop.DBus.Mock.AddProperty", ["org.dunstproject.cmd0", "paused", "<false>"])
                 _ = try await mock("org.freedesktop.DBus.Mock.AddProperty", [Self.name, "Inhibited", "<false>"])
@@ -156,37 +156,23 @@ import Testing
                 _ = try await mock(
                     "org.freedesktop.DBus.Mock.AddMethod",
                     [Self.name, "UnInhibit", "u", "", "self.UpdateProperties('org.freedesktop.Notifications', {'Inhibited': dbus.Boolean(args[0] != 41)})"])
-                let rig = try await Rig.make(bus: bus)
-                do {
-                    try FileManager.default.createDirectory(atPath: rig.directory + "/config/relay", withIntermediateDirectories: true)
-                    try "[mirror]\nonly_wearable_alerts = true\n".write(toFile: rig.directory + "/config/relay/phone.toml", atomically: true, encoding: .utf8)
+                try await Rig.with(bus: bus) { rig in
+                    try rig.configure("phone.toml", "[mirror]\nonly_wearable_alerts = true\n")
                     try await rig.startWearable()
                     try await rig.startPhone(mode: "monitor")
                     try await rig.pair()
                     try await rig.ctl(["lock", "--control-socket", rig.phoneSocket])
-                    try await rig.until("the desktop is quiet while the wearable is connected") {
-                        let inhibited = try await property(Self.name, "Inhibited")
-                        let paused = try await property("org.dunstproject.cmd0", "paused")
-                        return inhibited == "(<true>,)" && paused == "(<true>,)"
-                    }
+                    try await rig.until("the desktop is quiet while the wearable is connected") { try await quiet() == ("(<true>,)", "(<true>,)") }
                     #expect(try await rig.phoneStatus()["doNotDisturb"] as? String == "off", "the phone's own doing, not the user's")
                     _ = try await runCommand("/usr/bin/notify-send", ["Standup", "now"], environment: environment)
                     _ = try await rig.waitUntilShown("Standup")
                     #expect(try await rig.wearableNotifications().first { $0.title == "Standup" }?.alerts == 1, "the wearable alerts")
 
                     await rig.killWearable()
-                    try await rig.until("both are given back when the wearable goes") {
-                        let inhibited = try await property(Self.name, "Inhibited")
-                        let paused = try await property("org.dunstproject.cmd0", "paused")
-                        return inhibited == "(<false>,)" && paused == "(<false>,)"
-                    }
+                    try await rig.until("both are given back when the wearable goes") { try await quiet() == ("(<false>,)", "(<false>,)") }
                     #expect(try await rig.phoneStatus()["doNotDisturb"] as? String == "off")
                     try await rig.startWearable()
-                    try await rig.until("quiet again when it is back") {
-                        let inhibited = try await property(Self.name, "Inhibited")
-                        let paused = try await property("org.dunstproject.cmd0", "paused")
-                        return inhibited == "(<true>,)" && paused == "(<true>,)"
-                    }
+                    try await rig.until("quiet again when it is back") { try await quiet() == ("(<true>,)", "(<true>,)") }
 
                     // The user pauses dunst themselves meanwhile: when the wearable goes, Plasma is
                     // given back, dunst stays as the user left it, and counts as their do not disturb.
@@ -196,11 +182,7 @@ import Testing
                     try await rig.until("Plasma is given back") { try await property(Self.name, "Inhibited") == "(<false>,)" }
                     try await rig.until("the user's pause counts") { try await rig.phoneStatus()["doNotDisturb"] as? String == "on (from dunst)" }
                     #expect(try await property("org.dunstproject.cmd0", "paused") == "(<true>,)", "dunst stays as the user left it")
-                } catch {
-                    await rig.stopAll()
-                    throw error
                 }
-                await rig.stopAll()
             }
         }
     }
@@ -211,8 +193,7 @@ import Testing
     @Test(.timeLimit(.minutes(2))) func whyOnThePhoneKeepsApartTwoNotificationsUnderOneMonitoredID() async throws {
         try await withPrivateBus { bus in
             let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
-            let rig = try await Rig.make(bus: bus)
-            do {
+            try await Rig.with(bus: bus) { rig in
                 var first = ""
                 try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { _ in
                     try await rig.startWearable()
@@ -242,11 +223,7 @@ import Testing
                     let history = try await rig.ctl(["history", "--phone", "--control-socket", rig.phoneSocket])
                     #expect(history.split(separator: "\n").filter { $0.contains("#\(id) ") && $0.contains("on the phone: ") }.count == 2, "\(history)")
                 }
-            } catch {
-                await rig.stopAll()
-                throw error
             }
-            await rig.stopAll()
         }
     }
 
@@ -256,22 +233,14 @@ import Testing
     @Test(.timeLimit(.minutes(2))) func onGNOMEOnlyTheWearableAlertsWhileItIsConnected() async throws {
         try await withPrivateBus { bus in
             try await withDBusMock(["--template", "notification_daemon"], owning: Self.name, on: bus) { _ in
-                let rig = try await Rig.make(bus: bus)
-                let settings = ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": rig.directory + "/config"]
-                func banners() async throws -> String {
-                    try await runCommand("/usr/bin/gsettings", ["get", "org.gnome.desktop.notifications", "show-banners"], environment: settings)
-                        .output.trimmingCharacters(in: .whitespacesAndNewlines)
-                }
-                do {
-                    let renamed = try await runCommand(
-                        "/usr/bin/gdbus",
-                        [
-                            "call", "--session", "--dest", Self.name, "--object-path", Self.path, "--method", "org.freedesktop.DBus.Mock.AddMethod",
-                            Self.name, "GetServerInformation", "", "ssss", "ret = ('gnome-shell', 'GNOME', '46.0', '1.2')",
-                        ], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-                    #expect(renamed.status == 0, "\(renamed.output)")
-                    try FileManager.default.createDirectory(atPath: rig.directory + "/config/relay", withIntermediateDirectories: true)
-                    try "[mirror]\nonly_wearable_alerts = true\n".write(toFile: rig.directory + "/config/relay/phone.toml", atomically: true, encoding: .utf8)
+                try await Rig.with(bus: bus) { rig in
+                    let settings = ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": rig.directory + "/config"]
+                    func banners() async throws -> String {
+                        try await runCommand("/usr/bin/gsettings", ["get", "org.gnome.desktop.notifications", "show-banners"], environment: settings)
+                            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+                    }
+                    try await Self.becomeGNOMEShell(on: bus)
+                    try rig.configure("phone.toml", "[mirror]\nonly_wearable_alerts = true\n")
                     #expect(try await banners() == "true")
                     try await rig.startWearable()
                     try await rig.startPhone(mode: "monitor")
@@ -286,11 +255,7 @@ import Testing
                     try await rig.until("and off again once it locks") { try await banners() == "false" }
                     await rig.killWearable()
                     try await rig.until("and on again when it goes") { try await banners() == "true" }
-                } catch {
-                    await rig.stopAll()
-                    throw error
                 }
-                await rig.stopAll()
             }
         }
     }

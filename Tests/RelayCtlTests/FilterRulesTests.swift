@@ -66,7 +66,7 @@ import Testing
     @Test(.timeLimit(.minutes(2))) func aReloadMirrorsScheduledRequestsAgainUnderTheirNewRule() async throws {
         try await Rig.withPairedAgents { rig, bus in
             let file = rig.directory + "/config/relay/filters.toml"
-            try FileManager.default.createDirectory(atPath: rig.directory + "/config/relay", withIntermediateDirectories: true)
+            try rig.configure("filters.toml", "")
             try await rig.ctl(["schedule", "--bus", bus.address, "--app-id", "org.example.Coach", "--in", "3600", "--title", "Stretch"])
             try await rig.until("the wearable holds the schedule") { try await rig.wearableStatus()["schedules"] as? Int == 1 }
 

@@ -62,8 +62,7 @@ import Testing
     /// `relayctl notify` without a title is refused, as notify-send refuses one.
     @Test(.timeLimit(.minutes(1))) func pairingWithNobodyToAnswerSaysSoAndNotifyWantsATitle() async throws {
         try await withPrivateBus { bus in
-            let rig = try await Rig.make(bus: bus)
-            do {
+            try await Rig.with(bus: bus) { rig in
                 try await rig.startWearable()
                 try await rig.startPhone()
                 let unanswered = try ChildProcess(
@@ -83,11 +82,7 @@ import Testing
                 for await line in untitled.lines { refusal.append(line) }
                 #expect(await untitled.wait() == 64)
                 #expect(refusal.joined().contains("give --title: relayctl wants a title"), "\(refusal)")
-            } catch {
-                await rig.stopAll()
-                throw error
             }
-            await rig.stopAll()
         }
     }
 }

@@ -53,18 +53,33 @@ final class Rig: Sendable {
     /// also when `body` throws.
     static func withPairedAgents(_ body: (Rig, PrivateBus) async throws -> Void) async throws {
         try await withPrivateBus { bus in
-            let rig = try await Rig.make(bus: bus)
-            do {
+            try await with(bus: bus) { rig in
                 try await rig.startWearable()
                 try await rig.startPhone()
                 try await rig.pair()
                 try await body(rig, bus)
-            } catch {
-                await rig.stopAll()
-                throw error
             }
-            await rig.stopAll()
         }
+    }
+
+    /// A rig on `bus` with no agent started yet, for `body` to start them (after writing their
+    /// configuration, or beside a server of its own); every agent stops afterwards, also when
+    /// `body` failed.
+    static func with(bus: PrivateBus, _ body: (Rig) async throws -> Void) async throws {
+        let rig = try await Rig.make(bus: bus)
+        do {
+            try await body(rig)
+        } catch {
+            await rig.stopAll()
+            throw error
+        }
+        await rig.stopAll()
+    }
+
+    /// Writes `text` as the configuration file `name` (`phone.toml`, `filters.toml`) the agents read.
+    func configure(_ name: String, _ text: String) throws {
+        try FileManager.default.createDirectory(atPath: directory + "/config/relay", withIntermediateDirectories: true)
+        try text.write(toFile: directory + "/config/relay/" + name, atomically: true, encoding: .utf8)
     }
 
     /// A rig in a fresh directory (short, for the sockets' 108-byte limit).

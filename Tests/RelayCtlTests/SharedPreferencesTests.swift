@@ -148,17 +148,15 @@ import Testing
     @Test(.timeLimit(.minutes(2))) func aWearableWithItsOwnDoNotDisturbNeitherFollowsNorLeadsThePhone() async throws {
         try await withPrivateBus { bus in
             let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
-            let rig = try await Rig.make(bus: bus)
-            func wearableDND() async throws -> String { try await rig.wearableStatus()["doNotDisturb"] as? String ?? "" }
-            func phoneDND() async throws -> String { try await rig.phoneStatus()["doNotDisturb"] as? String ?? "" }
-            func post(_ title: String) async throws -> Rig.Shown {
-                _ = try await runCommand("/usr/bin/notify-send", [title, "now"], environment: environment)
-                let key = try await rig.waitUntilShown(title)
-                return try #require(try await rig.wearableNotifications().first { $0.id == key })
-            }
-            do {
-                try FileManager.default.createDirectory(atPath: rig.directory + "/config/relay", withIntermediateDirectories: true)
-                try "[do_not_disturb]\nshared = false\n".write(toFile: rig.directory + "/config/relay/wearable.toml", atomically: true, encoding: .utf8)
+            try await Rig.with(bus: bus) { rig in
+                func wearableDND() async throws -> String { try await rig.wearableStatus()["doNotDisturb"] as? String ?? "" }
+                func phoneDND() async throws -> String { try await rig.phoneStatus()["doNotDisturb"] as? String ?? "" }
+                func post(_ title: String) async throws -> Rig.Shown {
+                    _ = try await runCommand("/usr/bin/notify-send", [title, "now"], environment: environment)
+                    let key = try await rig.waitUntilShown(title)
+                    return try #require(try await rig.wearableNotifications().first { $0.id == key })
+                }
+                try rig.configure("wearable.toml", "[do_not_disturb]\nshared = false\n")
                 try await rig.startWearable()
                 try await rig.startPhone()
                 try await rig.pair()
@@ -186,11 +184,7 @@ import Testing
 
                 _ = try await rig.ctl(["dnd", "off", "--wearable", "--control-socket", rig.wearableSocket])
                 #expect(try await post("Coffee").alerts == 1)
-            } catch {
-                await rig.stopAll()
-                throw error
             }
-            await rig.stopAll()
         }
     }
 }

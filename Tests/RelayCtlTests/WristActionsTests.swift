@@ -71,9 +71,7 @@ import Testing
             #expect(signal.arguments == [.uint32(id), .string("On my way")])
 
             // The phone started again with other replies: the wearable hears of them at once.
-            try FileManager.default.createDirectory(atPath: rig.directory + "/config/relay", withIntermediateDirectories: true)
-            try "[replies]\ncanned = [\"Back soon\"]\nemoji = []\n".write(
-                toFile: rig.directory + "/config/relay/phone.toml", atomically: true, encoding: .utf8)
+            try rig.configure("phone.toml", "[replies]\ncanned = [\"Back soon\"]\nemoji = []\n")
             try await rig.killPhone()
             try await rig.startPhone()
             try await rig.waitForConvergence()
