@@ -40,8 +40,25 @@ public struct PostedNotification: Sendable, Hashable {
     /// `nil` until then, when `image-path` is used as it is.
     public var attachments: [NotificationAttachment]?
 
-    /// The most actions kept; the rest are dropped with a note.
+    /// The most actions kept: the click (`default`) and as many buttons as the wearable shows.
     public static let maximumActions = ModelLimits.actionsPerCategory + 1
+
+    /// The actions kept of those an app sent: the click (`default`) wherever it stands, and the
+    /// first ``ModelLimits/actionsPerCategory`` others, the buttons the wearable shows. So every
+    /// button the phone keeps can be chosen on the wrist, and one it could not show is dropped
+    /// here, with a note, rather than kept where only `relayctl invoke` reaches it.
+    public static func kept(_ actions: [Action]) -> [Action] {
+        var buttons = 0
+        var clickKept = false
+        return actions.filter { action in
+            if action.key == "default" {
+                defer { clickKept = true }
+                return !clickKept
+            }
+            buttons += 1
+            return buttons <= ModelLimits.actionsPerCategory
+        }
+    }
 
     /// A notification made of decoded values, as the agents' tests and Relay's own senders build one.
     public init(

@@ -45,9 +45,11 @@ public enum NotifyCall {
             strings.removeLast()
         }
         var actions = stride(from: 0, to: strings.count, by: 2).map { PostedNotification.Action(key: strings[$0], label: strings[$0 + 1]) }
-        if actions.count > PostedNotification.maximumActions {
-            notes.append("actions: \(actions.count) sent, the first \(PostedNotification.maximumActions) kept")
-            actions = Array(actions.prefix(PostedNotification.maximumActions))
+        let kept = PostedNotification.kept(actions)
+        if kept.count < actions.count {
+            notes.append(
+                "actions: \(actions.count) sent; kept \(kept.count): the click (default) and the first \(ModelLimits.actionsPerCategory) buttons, as many as the wearable shows")
+            actions = kept
         }
         let hints = NotificationHints(entries: hintEntries)
         var posted = PostedNotification(

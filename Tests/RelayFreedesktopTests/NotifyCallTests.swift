@@ -64,11 +64,22 @@ import Testing
         #expect(throws: DBusError.self) { try NotifyCall.decode(arguments: bad) }
     }
 
+    /// Eleven buttons and a click at the end: the click and the first ten are kept, so that each
+    /// one the phone keeps is on the wrist too.
+    @Test func theClickAndTheButtonsTheWearableShowsAreKept() throws {
+        let sent = (1...11).flatMap { ["b\($0)", "Button \($0)"] } + ["default", "Open"]
+        let call = try NotifyCall.decode(arguments: arguments(actions: sent))
+        #expect(call.actions.map(\.key) == (1...10).map { "b\($0)" } + ["default"])
+        #expect(call.notes.contains { $0.hasPrefix("actions: 12 sent; kept 11") }, "\(call.notes)")
+        let category = try #require(FreedesktopMapping.category(of: call))
+        #expect(category.actions.map(\.identifier) == (1...10).map { "b\($0)" })
+    }
+
     @Test func hugeBodiesAndThousandsOfActionsAreClampedWithANote() throws {
         let megabyte = String(repeating: "ж", count: 512 * 1024)
         let actions = (0..<5000).flatMap { ["a\($0)", "Action \($0)"] }
         let call = try NotifyCall.decode(arguments: arguments(body: megabyte, actions: actions))
-        #expect(call.actions.count == PostedNotification.maximumActions)
+        #expect(call.actions.count == ModelLimits.actionsPerCategory, "no click among them: the buttons the wearable shows")
         #expect(call.notes.contains { $0.hasPrefix("body: 1048576 bytes clamped") })
         #expect(call.notes.contains { $0.hasPrefix("actions: 5000 sent") })
         let content = FreedesktopMapping.content(of: call)
