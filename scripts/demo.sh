@@ -241,6 +241,20 @@ say "wearable: $(field alerts) alert(s), as before ($before): relayctl why $fixe
 wearable why "$fixed" | sed 's/^/     /'
 say "relayctl mutes remove CI → $(phone mutes remove CI)"
 
+step "A KDE inline reply answered from the wrist with a canned reply (phone.toml's [replies])"
+dbus-monitor --session "type='signal',interface='org.freedesktop.Notifications',member='NotificationReplied'" > "$run/replied.out" 2>/dev/null &
+pids+=($!)
+reply_id=$(gdbus call --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications \
+  --method org.freedesktop.Notifications.Notify Chat 0 "" "Ana" "Lunch today?" "['inline-reply', 'Reply']" "{}" 0 | grep -o '[0-9]*' | tail -n 1)
+await showing "Ana"
+say "posted with gdbus: Ana — Lunch today? (id $reply_id, actions ['inline-reply', 'Reply'])"
+press select select select
+shot 16-canned-replies
+press down select
+for _ in $(seq 100); do grep -q 'string "On my way"' "$run/replied.out" && break; sleep 0.1; done
+say "the app heard: NotificationReplied($reply_id, $(grep -o 'string "[^"]*"' "$run/replied.out" | tail -n 1 | cut -d' ' -f2-))"
+home
+
 step "What the phone and the wearable hold now"
 phone delivered | sed 's/^/   phone: /'
 say "wearable: $(field notifications) notification(s), $(field alerts) alert(s), link $(field link), $(field queued) queued"

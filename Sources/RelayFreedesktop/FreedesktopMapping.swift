@@ -42,9 +42,15 @@ public enum FreedesktopMapping {
         }
         return NotificationContent(
             title: call.summary,
-            body: BodyMarkup.plainText(call.body).truncated(toUTF8Bytes: ModelLimits.bodyBytes),
+            body: displayedBody(of: call.body),
             sound: sound, userInfo: userInfo, categoryIdentifier: categoryIdentifier, attachments: attachments,
             interruptionLevel: level)
+    }
+
+    /// The text a body shows: its markup's plain text, shortened to `ModelLimits.bodyBytes` at a
+    /// word with "…" (Docs/PHONE.md, "Limits"). `NotifyCall` says in the log what was kept.
+    public static func displayedBody(of markup: String) -> String {
+        BodyMarkup.plainText(markup).shortened(toUTF8Bytes: ModelLimits.bodyBytes)
     }
 
     /// The category a call's actions make, or `nil` when it has no buttons.

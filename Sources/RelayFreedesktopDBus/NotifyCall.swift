@@ -55,10 +55,8 @@ public enum NotifyCall {
         var posted = PostedNotification(
             appName: clamp(appName, "app_name", ModelLimits.titleBytes, &notes), replacesID: replacesID,
             appIcon: clamp(appIcon, "app_icon", ModelLimits.urlBytes, &notes),
-            summary: clamp(summary, "summary", ModelLimits.titleBytes, &notes),
-            // Markup can be several times longer than its text; keep room for it here and
-            // clamp the plain text itself in `FreedesktopMapping`.
-            body: clamp(body, "body", 4 * ModelLimits.bodyBytes, &notes),
+            summary: shorten(summary, "summary", ModelLimits.titleBytes, &notes),
+            body: boundedMarkup(body, &notes),
             actions: actions, hints: hints, expireTimeout: timeout)
         posted.notes = notes + hints.notes
         return posted
@@ -68,5 +66,25 @@ public enum NotifyCall {
         guard text.utf8.count > limit else { return text }
         notes.append("\(field): \(text.utf8.count) bytes clamped to \(limit)")
         return text.truncated(toUTF8Bytes: limit)
+    }
+
+    /// Text for people, shortened at a word with "…" to `limit` bytes; the note says what is kept.
+    private static func shorten(_ text: String, _ field: String, _ limit: Int, _ notes: inout [String]) -> String {
+        guard text.utf8.count > limit else { return text }
+        let kept = text.shortened(toUTF8Bytes: limit)
+        notes.append("\(field): \(text.utf8.count) bytes sent; the first \(kept.utf8.count) kept, cut at a word with …")
+        return kept
+    }
+
+    /// The body's markup, bounded so that reading it costs little: markup can be several times
+    /// longer than its text, so four times the body's limit is kept here, and the text itself is
+    /// shortened once, by `FreedesktopMapping.displayedBody`, which the note reports.
+    private static func boundedMarkup(_ body: String, _ notes: inout [String]) -> String {
+        let bounded = body.truncated(toUTF8Bytes: 4 * ModelLimits.bodyBytes)
+        let shown = FreedesktopMapping.displayedBody(of: bounded)
+        if shown.hasSuffix("…"), BodyMarkup.plainText(bounded) != shown {
+            notes.append("body: \(body.utf8.count) bytes sent; the first \(shown.utf8.count) bytes of its text kept, cut at a word with …")
+        }
+        return bounded
     }
 }

@@ -64,6 +64,23 @@ import Testing
         #expect(throws: DBusError.self) { try NotifyCall.decode(arguments: bad) }
     }
 
+    /// A long body of words is cut between two of them and ends in "…"; one with no spaces
+    /// between characters; what the log says is what is kept.
+    @Test func aLongBodyIsShortenedAtAWordWithAnEllipsis() throws {
+        let words = String(repeating: "lorem ipsum ", count: 1000)
+        let call = try NotifyCall.decode(arguments: arguments(body: words))
+        let body = FreedesktopMapping.content(of: call).body
+        #expect(body.hasSuffix("ipsum…") || body.hasSuffix("lorem…"), "\(body.suffix(20))")
+        #expect(body.utf8.count <= ModelLimits.bodyBytes)
+        let note = try #require(call.notes.first { $0.hasPrefix("body: ") })
+        #expect(note == "body: 12000 bytes sent; the first \(body.utf8.count) bytes of its text kept, cut at a word with …")
+
+        let flags = String(repeating: "🇩🇪", count: 2000)
+        let cut = FreedesktopMapping.content(of: try NotifyCall.decode(arguments: arguments(body: flags))).body
+        #expect(cut.hasSuffix("🇩🇪…") && cut.utf8.count <= ModelLimits.bodyBytes, "a flag is never split")
+        #expect("short".shortened(toUTF8Bytes: 10) == "short")
+    }
+
     /// Eleven buttons and a click at the end: the click and the first ten are kept, so that each
     /// one the phone keeps is on the wrist too.
     @Test func theClickAndTheButtonsTheWearableShowsAreKept() throws {
@@ -80,9 +97,9 @@ import Testing
         let actions = (0..<5000).flatMap { ["a\($0)", "Action \($0)"] }
         let call = try NotifyCall.decode(arguments: arguments(body: megabyte, actions: actions))
         #expect(call.actions.count == ModelLimits.actionsPerCategory, "no click among them: the buttons the wearable shows")
-        #expect(call.notes.contains { $0.hasPrefix("body: 1048576 bytes clamped") })
         #expect(call.notes.contains { $0.hasPrefix("actions: 5000 sent") })
         let content = FreedesktopMapping.content(of: call)
+        #expect(call.notes.contains { $0.hasPrefix("body: 1048576 bytes sent; the first \(content.body.utf8.count) bytes of its text kept") }, "\(call.notes)")
         #expect(content.body.utf8.count <= ModelLimits.bodyBytes)
         try content.validate(as: "content")
         let category = try #require(FreedesktopMapping.category(of: call))
