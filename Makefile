@@ -57,4 +57,4 @@ bootstrap:
 	bash scripts/bootstrap.sh
 
 clean:
-	rm -rf .build .build-fuzz .build-vm demo-output bluetooth-output systemd-output deb-output Fuzz/Crashes
+	rm -rf .build .build-fuzz .build-vm .build-clients demo-output bluetooth-output systemd-output deb-output Fuzz/Crashes

@@ -21,6 +21,9 @@ packages=(
   libglib2.0-bin      # gdbus and gsettings (GNOME's banners, mirror.only_wearable_alerts)
   gsettings-desktop-schemas # GNOME's org.gnome.desktop.notifications schema, for those tests
   python3-dbusmock    # logind and BlueZ stand-ins on a private bus
+  python3-venv        # the real clients' virtual environment (Tests/Clients)
+  python3-dbus        # dbus-python, which notify2 (Tests/Clients) is written on
+  python3-gi          # GLib's main loop for notify2
   protobuf-compiler   # protoc, to regenerate the wire schema's Swift code
   stress-ng           # keeps the cores busy for the flake check (scripts/flake-check.sh)
   systemd             # systemd-analyze rates the packaged units (ServiceUnitTests)
@@ -38,7 +41,6 @@ if [ "${1:-}" = "--bluetooth-vm" ]; then
     bluez-test-tools  # btvirt: virtual controllers on one virtual air
     busybox-static    # virtme-ng's init in the guest
     gcc               # builds the rig's epoll shim for btvirt (scripts/bluetooth-vm/epoll-one-event.c)
-    python3-venv      # a virtual environment for virtme-ng (PyPI)
   )
 fi
 
@@ -63,8 +65,29 @@ for package in "${packages[@]}"; do
   fi
 done
 
+# The notification client libraries the tests drive against relay-phone (Tests/Clients), pinned,
+# in a virtual environment of Debian's Python that also sees its dbus-python and GLib bindings.
+# Installed again only when requirements.txt changes.
+client_libraries() {
+  local root venv requirements
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  venv=$root/.build-clients/venv requirements=$root/Tests/Clients/requirements.txt
+  if [ -x "$venv/bin/python" ] && cmp -s "$requirements" "$venv/requirements.txt"; then
+    return
+  fi
+  echo "bootstrap: installing the client libraries of Tests/Clients/requirements.txt into .build-clients/venv"
+  rm -rf "$venv"
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  if ! "$venv/bin/pip" install -q --no-deps -r "$requirements"; then
+    echo "bootstrap: pip could not install $requirements (PyPI unreachable?); the real-client tests need them" >&2
+    exit 1
+  fi
+  cp "$requirements" "$venv/requirements.txt"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "bootstrap: all ${#packages[@]} Debian packages are present"
+  client_libraries
   exit 0
 fi
 
@@ -83,3 +106,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get update -q >/dev/null
 "${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 echo "bootstrap: installed ${#missing[@]} package(s)"
+client_libraries
