@@ -80,6 +80,28 @@ import WearableUI
         try GoldenImage.check("long-look-long-scrolled", machine)
     }
 
+    /// A 1 MB body as the phone keeps it (cut at a word to the model's limit, with "…"), read to
+    /// its end: the last screen of text shows the ellipsis, then the buttons follow.
+    @Test func hugeBodyEndsWithAnEllipsis() throws {
+        var machine = try makeMachine()
+        var request = SeedExamples.longMessage
+        let sentence = "Every build of the release branch passed on both boards tonight. "
+        let megabyte = String(repeating: sentence, count: 1_048_576 / sentence.utf8.count + 1)
+        request.content.body = megabyte.shortened(toUTF8Bytes: ModelLimits.bodyBytes)
+        machine.feed(.upsert(delivered(request, app: "Relay"), alert: true))
+        machine.press(.select)
+        var pressed = 0
+        while case .longLook(let position) = machine.state.screen, position.focus == nil {
+            let before = position.scroll
+            machine.press(.down)
+            pressed += 1
+            guard case .longLook(let after) = machine.state.screen, after.focus == nil else { break }
+            #expect(after.scroll > before, "each Down scrolls until the text ends")
+        }
+        #expect(pressed > 10, "4 KB of text is many screens")
+        try GoldenImage.check("long-look-huge-body-end", machine)
+    }
+
     @Test func textReply() throws {
         var machine = try makeMachine()
         machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
