@@ -31,13 +31,16 @@ public struct ControlEnvelope: Codable, Hashable, Sendable {
     public var quietHours: QuietHoursSpec?
     /// A notification to run through the policy (`filter` with `action` `test`).
     public var notification: NotificationProbe?
+    /// The canned replies to keep (`replies` with `action` `set`).
+    public var replies: [String]?
 
     /// Creates an envelope.
     public init(
         command: String, path: String? = nil, key: String? = nil, id: UInt32? = nil, action: String? = nil,
         text: String? = nil, level: String? = nil, until: Double? = nil, app: String? = nil, thread: String? = nil,
-        quietHours: QuietHoursSpec? = nil, notification: NotificationProbe? = nil
+        quietHours: QuietHoursSpec? = nil, notification: NotificationProbe? = nil, replies: [String]? = nil
     ) {
+        self.replies = replies
         self.quietHours = quietHours
         self.notification = notification
         self.until = until

@@ -174,14 +174,16 @@ public enum PhoneRequest: ControlRequest {
     case why(id: UInt32)
     /// The latest decisions, of the app named `app` when given, newest first.
     case history(app: String?)
+    /// The canned replies the wearable offers: listed, added, removed, set or back to the configuration's.
+    case replies(RepliesChange)
 
     /// `phone`.
     public static let role = "phone"
     /// status, delivered, invoke, reply, dismiss, lock, unlock, lock-auto, pair, pair-confirm, unpair, reconnect, dnd, mutes,
-    /// quiet-hours, filter, why, history.
+    /// quiet-hours, filter, why, history, replies.
     public static let commands = [
         "status", "delivered", "invoke", "reply", "dismiss", "lock", "unlock", "lock-auto", "pair", "pair-confirm", "unpair",
-        "reconnect", "dnd", "mutes", "quiet-hours", "filter", "why", "history",
+        "reconnect", "dnd", "mutes", "quiet-hours", "filter", "why", "history", "replies",
     ]
 
     /// Reads an envelope.
@@ -241,6 +243,7 @@ public enum PhoneRequest: ControlRequest {
             guard let id = envelope.id else { throw .invalid(command: command, usage: "why needs \"id\" (from `relayctl delivered`)") }
             self = .why(id: id)
         case "history": self = .history(app: envelope.text)
+        case "replies": self = .replies(try RepliesChange(envelope))
         default: throw .unknownCommand(command, agent: Self.agent, known: Self.commands)
         }
     }
@@ -270,6 +273,47 @@ public enum PhoneRequest: ControlRequest {
         case .filter(.test(let notification)): ControlEnvelope(command: "filter", action: "test", notification: notification)
         case .why(let id): ControlEnvelope(command: "why", id: id)
         case .history(let app): ControlEnvelope(command: "history", text: app)
+        case .replies(let change): change.envelope
+        }
+    }
+}
+
+/// What `relayctl replies` asks of the canned replies the wearable offers for text-input actions.
+public enum RepliesChange: Sendable, Hashable {
+    /// The replies in force and where they come from.
+    case list
+    /// One more, at the end.
+    case add(String)
+    /// This one no more.
+    case remove(String)
+    /// These, in this order, replacing all.
+    case set([String])
+    /// The configuration's again (phone.toml's `[replies]`).
+    case reset
+
+    init(_ envelope: ControlEnvelope) throws(ControlRequestError) {
+        switch envelope.action {
+        case "list", nil: self = .list
+        case "add", "remove":
+            guard let text = envelope.text else {
+                throw .invalid(command: "replies", usage: "replies \(envelope.action ?? "") needs \"text\": the reply")
+            }
+            self = envelope.action == "add" ? .add(text) : .remove(text)
+        case "set":
+            guard let replies = envelope.replies else { throw .invalid(command: "replies", usage: "replies set needs \"replies\": a list of texts") }
+            self = .set(replies)
+        case "reset": self = .reset
+        default: throw .invalid(command: "replies", usage: "replies needs \"action\": list, add or remove (with \"text\"), set (with \"replies\") or reset")
+        }
+    }
+
+    var envelope: ControlEnvelope {
+        switch self {
+        case .list: ControlEnvelope(command: "replies", action: "list")
+        case .add(let text): ControlEnvelope(command: "replies", action: "add", text: text)
+        case .remove(let text): ControlEnvelope(command: "replies", action: "remove", text: text)
+        case .set(let replies): ControlEnvelope(command: "replies", action: "set", replies: replies)
+        case .reset: ControlEnvelope(command: "replies", action: "reset")
         }
     }
 }

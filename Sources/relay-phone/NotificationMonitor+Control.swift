@@ -19,7 +19,7 @@ extension NotificationMonitor {
         let id: UInt32
         switch request {
         case .invoke(let target, _), .reply(let target, _, _), .dismiss(let target): id = target
-        case .status, .delivered, .lockOverride, .pair, .pairConfirm, .unpair, .reconnect, .doNotDisturb, .mutes, .quietHours, .filter, .why, .history: return nil
+        case .status, .delivered, .lockOverride, .pair, .pairConfirm, .unpair, .reconnect, .doNotDisturb, .mutes, .quietHours, .filter, .why, .history, .replies: return nil
         }
         guard server.coordinator.delivered.contains(where: { $0.id == id && $0.origin == .freedesktop }) else { return nil }
         return switch request {
@@ -30,7 +30,7 @@ extension NotificationMonitor {
                     + "act on the notification where that server shows it, or stop that server and restart relay-phone "
                     + "to serve \(Self.busName) itself")
         case .dismiss: dismiss(id)
-        case .status, .delivered, .lockOverride, .pair, .pairConfirm, .unpair, .reconnect, .doNotDisturb, .mutes, .quietHours, .filter, .why, .history: nil
+        case .status, .delivered, .lockOverride, .pair, .pairConfirm, .unpair, .reconnect, .doNotDisturb, .mutes, .quietHours, .filter, .why, .history, .replies: nil
         }
     }
 

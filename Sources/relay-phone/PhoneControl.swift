@@ -51,6 +51,7 @@ struct PhoneControl: Sendable {
         case .filter(let request): filter(request)
         case .why(let id): why(id)
         case .history(let app): history(app: app)
+        case .replies(let change): replies(change)
         }
     }
 

@@ -19,6 +19,6 @@ struct RelayCtl: AsyncParsableCommand {
             DeliveredCommand.self, InvokeCommand.self, ReplyCommand.self, DismissCommand.self, LockCommand.self,
             UnlockCommand.self, NotifyCommand.self, ScheduleCommand.self, PendingCommand.self, RemoveCommand.self,
             CategoriesCommand.self, PairCommand.self, UnpairCommand.self,
-            NotificationsCommand.self, RespondCommand.self, ReconnectCommand.self, DoctorCommand.self, DoNotDisturbCommand.self, MutesCommand.self, QuietHoursCommand.self, FilterCommand.self, WhyCommand.self, HistoryCommand.self,
+            NotificationsCommand.self, RespondCommand.self, ReconnectCommand.self, DoctorCommand.self, DoNotDisturbCommand.self, MutesCommand.self, QuietHoursCommand.self, RepliesCommand.self, FilterCommand.self, WhyCommand.self, HistoryCommand.self,
         ])
 }

@@ -41,6 +41,8 @@ import Testing
             .quietHours(.status), .quietHours(.off), .filter(.list), .filter(.reload), .why(id: 4), .history(app: nil), .history(app: "Mail"),
             .filter(.test(NotificationProbe(app: "Shop", title: "Sale", body: "50%", category: "email.arrived", level: "critical", thread: "t"))),
             .quietHours(.set(QuietHoursSpec(start: 1320, end: 420, weekdays: [2, 3, 4, 5, 6], timeZone: "Europe/Berlin"))),
+            .replies(.list), .replies(.add("On my way")), .replies(.remove("👍")), .replies(.set(["Yes", "No"])), .replies(.set([])),
+            .replies(.reset),
         ]
         for request in wearable {
             let line = try ControlJSON.encode(request.envelope)
@@ -65,6 +67,8 @@ import Testing
         #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "vibrate")) }
         #expect(throws: ControlRequestError.self) { try WearableRequest(ControlEnvelope(command: "mutes", action: "add")) }
         #expect(throws: ControlRequestError.self) { try PhoneRequest(ControlEnvelope(command: "mutes", action: "mute", app: "Mail")) }
+        #expect(throws: ControlRequestError.self) { try PhoneRequest(ControlEnvelope(command: "replies", action: "add")) }
+        #expect(throws: ControlRequestError.self) { try PhoneRequest(ControlEnvelope(command: "replies", action: "set")) }
     }
 
     @Test func aCommandOfTheOtherAgentIsUnknownAndTheKnownOnesAreListed() {

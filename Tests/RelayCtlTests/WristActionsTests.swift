@@ -91,6 +91,31 @@ import Testing
             }
             let answer = try #require(await next(&replied))
             #expect(answer.arguments == [.uint32(second), .string("Back soon")])
+
+            // Set with relayctl, they replace the configuration's at once, and after a restart.
+            let set = try await rig.ctl(["replies", "set", "Call you later", "👍", "--control-socket", rig.phoneSocket])
+            #expect(set == "canned replies (set with relayctl replies):\n  Call you later\n  👍", "\(set)")
+            let refused = await #expect(throws: SoakFailure.self) {
+                try await rig.ctl(["replies", "add", "👍", "--control-socket", rig.phoneSocket])
+            }
+            #expect("\(refused.map { "\($0)" } ?? "")".contains("\"👍\" is already one of the canned replies"))
+            try await rig.killPhone()
+            try await rig.startPhone()
+            try await rig.waitForConvergence()
+            let third = try #require(Self.notificationID(try await runCommand(
+                "/usr/bin/gdbus",
+                [
+                    "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+                    "--method", "org.freedesktop.Notifications.Notify", "Chat", "0", "", "Cleo", "Dinner?", "['inline-reply', 'Reply']", "{}", "0",
+                ], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]).output))
+            _ = try await rig.waitUntilShown("Cleo")
+            for key in ["back", "back", "back", "down", "select", "select", "select", "select"] {
+                _ = try await rig.ctl(["press", key, "--control-socket", rig.wearableSocket])
+            }
+            let set1 = try #require(await next(&replied))
+            #expect(set1.arguments == [.uint32(third), .string("Call you later")])
+            let reset = try await rig.ctl(["replies", "reset", "--control-socket", rig.phoneSocket])
+            #expect(reset == "canned replies (phone.toml's [replies]):\n  Back soon", "\(reset)")
             await client.close()
         }
     }

@@ -29,17 +29,24 @@ public final class MirrorCoordinator: Sendable {
     /// The link the entries go to (and whose database holds everything).
     public let link: PhoneLink
     private let logger: Logger
-    private let mirror: Mutex<PhoneMirror>
+    let mirror: Mutex<PhoneMirror>
     /// The wearable's entry last queued as applied, with the epoch of its log then, and the
     /// commit that stores it (set once queued).
     private let claimed = Mutex<(epoch: UInt64, through: UInt64, ticket: CommitTicket?)?>(nil)
     /// Why the last new notification was kept from the wearable; `nil` once one was mirrored.
     private let keptBack = Mutex<String?>(nil)
 
-    /// Restores the mirror from the database.
-    public init(link: PhoneLink, settings: MirrorSettings, logger: Logger) throws {
+    /// The canned replies of the configuration, which those set with relayctl replace.
+    let configuredReplies: [String]
+
+    /// Restores the mirror from the database: `settings` are the configuration's, with the
+    /// canned replies set with relayctl, if any were, in place of its own.
+    public init(link: PhoneLink, settings configured: MirrorSettings, logger: Logger) throws {
         self.link = link
         self.logger = logger
+        configuredReplies = configured.cannedReplies
+        var settings = configured
+        if let stored = try Self.storedUserReplies(in: link.database) { settings.cannedReplies = MirrorSettings.fitted(stored) }
         let (keys, stored) = try link.database.read { db in
             (try PhoneSchema.loadKeys(db), try PhoneSchema.loadNotifications(db))
         }

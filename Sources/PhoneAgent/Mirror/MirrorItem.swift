@@ -135,6 +135,26 @@ public struct MirrorSettings: Sendable, Hashable {
                 .prefix(maximumCannedReplies))
     }
 
+    /// Why `replies` cannot be the user's canned replies as given, in words for the person who
+    /// gave them (`relayctl replies`); `nil` when they can. Unlike the configuration's, which are
+    /// fitted, these are refused rather than silently cut.
+    public static func problem(with replies: [String]) -> String? {
+        guard replies.count <= maximumCannedReplies else {
+            return "the wearable offers at most \(maximumCannedReplies) canned replies, and these are \(replies.count): remove some first (relayctl replies remove TEXT)"
+        }
+        var seen = Set<String>()
+        for reply in replies {
+            let trimmed = reply.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { return "a canned reply needs some text" }
+            if trimmed.contains(where: \.isNewline) { return "a canned reply is one line: \"\(trimmed)\" has a line break" }
+            if trimmed.utf8.count > ModelLimits.actionTextBytes {
+                return "a canned reply is at most \(ModelLimits.actionTextBytes) bytes, and \"\(trimmed.truncated(toUTF8Bytes: 24))…\" is \(trimmed.utf8.count): shorten it"
+            }
+            if !seen.insert(trimmed).inserted { return "\"\(trimmed)\" is already one of the canned replies" }
+        }
+        return nil
+    }
+
     /// Creates settings; the defaults are Apple's.
     public init(whenUnlocked: WhenUnlocked = .none, hidePreviews: Bool = false, language: String = "en", cannedReplies: [String] = []) {
         self.whenUnlocked = whenUnlocked

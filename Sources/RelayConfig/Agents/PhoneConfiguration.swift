@@ -128,7 +128,8 @@ public struct PhoneConfiguration: AgentConfiguration, Hashable {
         public static let cannedReplies: ConfigKey<[String]> = .names(
             "replies.canned", default: ["OK", "On my way", "Can't talk now", "Thanks!", "Call you later"],
             "Replies the wearable offers for every text-input action (a KDE inline reply too), after the app's own "
-                + "suggestions; each cut to 128 bytes on a character boundary, at most 16 with the emoji.")
+                + "suggestions; each cut to 128 bytes on a character boundary, at most 16 with the emoji. "
+                + "`relayctl replies` sets others in their place (and the emoji's), kept on the phone until `relayctl replies reset`.")
         /// `replies.emoji`.
         public static let emojiReplies: ConfigKey<[String]> = .names(
             "replies.emoji", default: ["👍", "❤️", "😂", "🙏"],

@@ -192,6 +192,11 @@ public enum PhoneSchema {
             .execute(arguments: [name, value])
     }
 
+    /// Forgets a named value of the centre's.
+    public static func removeValue(_ db: Database, _ name: String) throws {
+        try db.execute(sql: "DELETE FROM centre_state WHERE name = ?", arguments: [name])
+    }
+
     /// The manual lock override (`relayctl lock`, `unlock`): `nil` when the lock state is automatic.
     public static func lockOverride(_ db: Database) throws -> Bool? {
         try Bool.fetchOne(db, sql: "SELECT value FROM centre_state WHERE name = 'lock_override'")
