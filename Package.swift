@@ -69,6 +69,15 @@ let package = Package(
             name: "CFreeType", path: "Sources/Bridges/CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(
+            name: "CHarfBuzz", path: "Sources/Bridges/CHarfBuzz", pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
+            name: "CFriBidi", path: "Sources/Bridges/CFriBidi", pkgConfig: "fribidi",
+            providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(
+            name: "CICU", path: "Sources/Bridges/CICU", pkgConfig: "icu-uc",
+            providers: [.apt(["libicu-dev"])]),
+        .systemLibrary(
             name: "CPNG", path: "Sources/Bridges/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
@@ -78,7 +87,7 @@ let package = Package(
             name: "CGPIOD", path: "Sources/Bridges/CGPIOD", pkgConfig: "libgpiod",
             providers: [.apt(["libgpiod-dev"])]),
         .target(
-            name: "CRelayShim", dependencies: ["CDBus", "CBluetooth", "CJPEG"],
+            name: "CRelayShim", dependencies: ["CDBus", "CBluetooth", "CJPEG", "CICU"],
             path: "Sources/Bridges/CRelayShim"),
 
         // MARK: Model: notification content, requests, triggers, categories, responses.
@@ -139,7 +148,7 @@ let package = Package(
 
         // MARK: Adapters: the wearable's display, text, input and haptics.
         .target(name: "RelayDisplay", dependencies: ["CPNG", "CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
-        .target(name: "RelayText", dependencies: ["CFreeType", "RelayDisplay"], swiftSettings: strictSwift),
+        .target(name: "RelayText", dependencies: ["CFreeType", "CHarfBuzz", "CFriBidi", "CRelayShim", "RelayDisplay"], swiftSettings: strictSwift),
         .target(name: "RelayInput", dependencies: ["CRelayShim", "RelaySystem"], swiftSettings: strictSwift),
         .target(name: "RelayHaptics", dependencies: ["CGPIOD", "CRelayShim", "RelayCore", "RelaySystem"], swiftSettings: strictSwift),
 
@@ -267,7 +276,7 @@ let package = Package(
         // MARK: Tests.
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayExamples"], swiftSettings: strictSwift),
         .testTarget(
-            name: "BridgeTests", dependencies: ["CDBus", "CBluetooth", "CFreeType", "CRelayShim"],
+            name: "BridgeTests", dependencies: ["CDBus", "CBluetooth", "CFreeType", "CHarfBuzz", "CFriBidi", "CRelayShim"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "RelayCtlTests",

@@ -8,13 +8,19 @@ packages=(
   libdbus-1-dev       # CDBus: the D-Bus layer
   libbluetooth-dev    # CBluetooth: RFCOMM sockets, bdaddr helpers
   libfreetype-dev     # CFreeType: text on the wearable's screen
+  libharfbuzz-dev     # CHarfBuzz: shaping (Arabic joined, Devanagari conjuncts, emoji sequences)
+  libfribidi-dev      # CFriBidi: right-to-left and mixed text in reading order
+  libicu-dev          # ICU's line breaking (UAX #14, Thai by dictionary), called from the C shim
   libpng-dev          # screenshots of the wearable's screen; PNG images apps attach
   libjpeg62-turbo-dev # JPEG photos apps attach (the phone reduces them for the wearable)
   libsqlite3-dev      # GRDB: both agents' databases
   libgpiod-dev        # CGPIOD: a vibration motor on a GPIO line (the kernel's GPIO character device)
   fonts-dejavu-core   # the wearable's default font
-  fonts-symbola       # fallback: emoji and symbols DejaVu lacks (monochrome)
-  fonts-droid-fallback # fallback: Chinese, Japanese and Korean
+  fonts-noto-core     # a font per script: Arabic, Hebrew, Devanagari, Thai, … (FontChain.notoScripts)
+  fonts-noto-cjk      # Chinese, Japanese and Korean
+  fonts-noto-color-emoji # colour emoji, flags, families, skin tones
+  fonts-symbola       # fallback: symbols DejaVu lacks; emoji on a monochrome panel
+  fonts-droid-fallback # fallback: Chinese, Japanese and Korean where Noto CJK is not installed
   tzdata              # time zones for calendar triggers
   dbus-daemon         # private buses in tests and the demo
   libnotify-bin       # notify-send, an independent D-Bus client

@@ -4,8 +4,8 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
     case library(code: Int32)
     /// A font file could not be opened (missing, unreadable or not a font).
     case face(path: String, code: Int32)
-    /// The font has no outlines (a bitmap-only font such as a colour emoji font), which this
-    /// renderer cannot scale.
+    /// The font has neither outlines nor colour bitmaps (a bitmap-only monochrome font), which
+    /// this renderer cannot scale.
     case notScalable(path: String)
     /// No font of a chain could be loaded.
     case noFonts(tried: [String])
@@ -18,7 +18,7 @@ public enum FontError: Error, Hashable, Sendable, CustomStringConvertible {
         case .face(let path, let code):
             return "cannot load font \(path) (FreeType error \(code)); install fonts-dejavu-core"
         case .notScalable(let path):
-            return "font \(path) has no outlines (bitmap-only fonts are not supported)"
+            return "font \(path) has no outlines (bitmap-only fonts other than colour emoji are not supported)"
         case .noFonts(let tried):
             return "no usable font among \(tried.joined(separator: ", ")); install fonts-dejavu-core"
         }

@@ -1,4 +1,5 @@
 import CFreeType
+import CHarfBuzz
 
 /// FreeType's library handle, shared by the faces opened from it.
 ///
@@ -17,31 +18,54 @@ final class FontLibrary {
     deinit { FT_Done_FreeType(handle) }
 }
 
-/// One font file opened with FreeType, rendering anti-aliased glyphs at any pixel size.
+/// One font file: HarfBuzz shapes with it, FreeType renders its glyphs at any pixel size.
+///
+/// Both map the file rather than read it (FreeType's stream and HarfBuzz's blob use `mmap`), so a
+/// font costs address space, and memory only for the pages its glyphs touch.
 final class FontFace {
     /// The file it was loaded from.
     let path: String
     /// A number unique within its typeface, used in glyph cache keys.
     let id: Int
+    /// Whether its glyphs are colour bitmaps (Noto Color Emoji's CBDT), scaled to the size asked.
+    let isColor: Bool
     private let library: FontLibrary
     private let face: FT_Face
+    /// HarfBuzz's font on the same file, positioning in 26.6 pixels at the size last set.
+    private let shapingFont: OpaquePointer
     private var currentSize = 0
+    private var shapingSize = 0
 
     init(path: String, id: Int, library: FontLibrary) throws(FontError) {
         var face: FT_Face?
         let code = FT_New_Face(library.handle, path, 0, &face)
         guard code == 0, let face else { throw .face(path: path, code: code) }
-        guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
+        let flags = face.pointee.face_flags
+        let scalable = flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
+        let color = flags & FT_Long(FT_FACE_FLAG_COLOR) != 0 && face.pointee.num_fixed_sizes > 0
+        guard scalable || color else {
             FT_Done_Face(face)
             throw .notScalable(path: path)
         }
+        let blob = hb_blob_create_from_file(path)
+        defer { hb_blob_destroy(blob) }
+        guard hb_blob_get_length(blob) > 0, let shapingFace = hb_face_create(blob, 0), let font = hb_font_create(shapingFace) else {
+            FT_Done_Face(face)
+            throw .face(path: path, code: -1)
+        }
+        hb_face_destroy(shapingFace)
         self.path = path
         self.id = id
+        self.isColor = !scalable
         self.library = library
         self.face = face
+        self.shapingFont = font
     }
 
-    deinit { FT_Done_Face(face) }
+    deinit {
+        hb_font_destroy(shapingFont)
+        FT_Done_Face(face)
+    }
 
     /// The family name the font declares (`DejaVu Sans`).
     var familyName: String {
@@ -57,13 +81,25 @@ final class FontFace {
     /// Ascent, descent (positive, below the baseline) and line height in whole pixels.
     func lineMetrics(size: Int) -> (ascent: Int, descent: Int, height: Int) {
         select(size: size)
-        guard let metrics = face.pointee.size?.pointee.metrics else { return (size, 0, size) }
+        guard !isColor, let metrics = face.pointee.size?.pointee.metrics else { return (size, size / 4, size * 5 / 4) }
         return (Self.pixels(metrics.ascender), Self.pixels(-metrics.descender), Self.pixels(metrics.height))
     }
 
-    /// Renders one glyph as 8-bit coverage; `nil` when FreeType cannot (a broken glyph), which the
-    /// caller draws as a missing glyph.
+    /// Shapes `buffer` (text, direction and script set) into positioned glyphs of this font at
+    /// `size` pixels per em, in 26.6 fixed point.
+    func shape(_ buffer: OpaquePointer?, size: Int) {
+        if size != shapingSize {
+            hb_font_set_scale(shapingFont, Int32(size * 64), Int32(size * 64))
+            shapingSize = size
+        }
+        hb_shape(shapingFont, buffer, nil, 0)
+    }
+
+    /// Renders one glyph: 8-bit coverage, or for a colour font premultiplied colour scaled from
+    /// its bitmap strike to `size`; `nil` when FreeType cannot (a broken glyph), which the caller
+    /// skips.
     func render(glyph index: UInt32, size: Int) -> GlyphBitmap? {
+        if isColor { return renderColor(glyph: index, size: size) }
         select(size: size)
         // Outlines only: embedded bitmap strikes (some CJK fonts have 1-bit ones at small sizes)
         // would bypass anti-aliasing and look unlike the rest of the line.
@@ -81,21 +117,41 @@ final class FontFace {
             }
         }
         return GlyphBitmap(
-            width: width, height: rows, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top),
-            advance: Self.pixels(slot.pointee.advance.x), coverage: coverage)
+            width: width, height: rows, left: Int(slot.pointee.bitmap_left), top: Int(slot.pointee.bitmap_top), coverage: coverage)
+    }
+
+    /// A colour glyph from the strike nearest above `size` (else the largest), shrunk to `size`
+    /// by averaging the source pixels each target pixel covers.
+    private func renderColor(glyph index: UInt32, size: Int) -> GlyphBitmap? {
+        let strikes = (0..<Int(face.pointee.num_fixed_sizes)).map { Int(face.pointee.available_sizes[$0].y_ppem >> 6) }
+        let strike = strikes.enumerated().filter { $0.element >= size }.min { $0.element < $1.element }?.offset
+            ?? strikes.enumerated().max { $0.element < $1.element }?.offset ?? 0
+        guard FT_Select_Size(face, FT_Int(strike)) == 0,
+              FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_COLOR)) == 0, let slot = face.pointee.glyph
+        else { return nil }
+        currentSize = 0  // the strike replaced any outline size
+        let bitmap = slot.pointee.bitmap
+        guard bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue), let buffer = bitmap.buffer, strikes[strike] > 0 else { return nil }
+        let scale = Double(size) / Double(strikes[strike])
+        let source = ColorBitmap(width: Int(bitmap.width), height: Int(bitmap.rows), pitch: Int(bitmap.pitch), bgra: buffer)
+        let scaled = source.shrunk(by: min(1, scale))
+        return GlyphBitmap(
+            width: scaled.width, height: scaled.height, left: Int((Double(slot.pointee.bitmap_left) * scale).rounded()),
+            top: Int((Double(slot.pointee.bitmap_top) * scale).rounded()), coverage: scaled.alpha, color: scaled.pixels)
     }
 
     private func select(size: Int) {
-        guard size != currentSize else { return }
+        guard size != currentSize, !isColor else { return }
         FT_Set_Pixel_Sizes(face, 0, FT_UInt(size))
         currentSize = size
     }
 
     /// Rounds a 26.6 fixed-point value to whole pixels.
-    private static func pixels(_ value: FT_Pos) -> Int { Int((value + 32) >> 6) }
+    static func pixels(_ value: FT_Pos) -> Int { Int((value + 32) >> 6) }
 }
 
-/// A rendered glyph: coverage from 0 (background) to 255 (ink), placed relative to the pen.
+/// A rendered glyph, placed relative to the pen: coverage from 0 (background) to 255 (ink), and
+/// for a colour glyph its pixels too.
 struct GlyphBitmap: Sendable {
     /// Bitmap width in pixels.
     let width: Int
@@ -105,8 +161,9 @@ struct GlyphBitmap: Sendable {
     let left: Int
     /// From the baseline up to the bitmap's top edge.
     let top: Int
-    /// How far the pen moves after the glyph, in whole pixels.
-    let advance: Int
-    /// `width × height` coverage values, row by row.
+    /// `width × height` coverage values, row by row (a colour glyph's alpha).
     let coverage: [UInt8]
+    /// A colour glyph's `width × height` pixels as premultiplied `0xAARRGGBB`; `nil` for a glyph
+    /// drawn in the text's colour.
+    var color: [UInt32]? = nil
 }

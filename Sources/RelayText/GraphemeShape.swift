@@ -1,44 +1,35 @@
-import Foundation
+/// What a grapheme cluster (a Swift `Character`) is, for choosing the font that draws it.
+struct GraphemeShape: Hashable {
+    /// Drawn as an emoji: by the colour emoji font when there is one (an emoji-presentation
+    /// character, or one asked for with U+FE0F; a sequence of emoji; a flag; a keycap).
+    let isEmoji: Bool
+    /// A sequence that only a font with its ligature draws as one picture: a ZWJ sequence, a
+    /// flag (two regional indicators, or a tag sequence). Drawn part by part it would misstate
+    /// the text ("🇹🇭" as "T H" letters, a family as three people).
+    let isCompoundEmoji: Bool
 
-/// How a grapheme cluster (a Swift `Character`) is drawn without a shaping engine.
-///
-/// Relay has no HarfBuzz, so it cannot form the ligatures that turn a ZWJ sequence or a pair of
-/// regional indicators into one picture. Drawing their parts side by side would misstate the
-/// text ("🇹🇭" as "T H" letters, a family as three people), so such clusters are drawn as one
-/// missing-glyph box; everything else is drawn scalar by scalar after canonical composition.
-enum GraphemeShape: Hashable {
-    /// Draw these scalars in order (combining marks follow their base); empty draws nothing.
-    case scalars([Unicode.Scalar])
-    /// An emoji sequence that needs shaping: one unit, drawn as a missing-glyph box.
-    case compoundEmoji
-    /// A line break.
-    case newline
-
-    /// Decides how a cluster is drawn.
     init(_ character: Character) {
-        if character.isNewline {
-            self = .newline
-            return
-        }
         let scalars = Array(character.unicodeScalars)
         let regionalIndicators = scalars.filter { (0x1F1E6...0x1F1FF).contains($0.value) }.count
         let visible = scalars.filter { !Self.isIgnorable($0) }
-        if regionalIndicators >= 2
+        isCompoundEmoji =
+            regionalIndicators >= 2
             || (scalars.contains("\u{200D}") && visible.count > 1)
             || scalars.contains(where: { (0xE0020...0xE007F).contains($0.value) })  // tag sequences (subdivision flags)
-        {
-            self = .compoundEmoji
+        guard let first = scalars.first, !scalars.contains("\u{FE0E}") else {
+            isEmoji = false
             return
         }
-        // Composition turns "e" + U+0301 into "é", which every Latin font has, instead of relying
-        // on the font to position the mark.
-        let composed = String(String.UnicodeScalarView(visible)).precomposedStringWithCanonicalMapping
-        self = .scalars(composed.unicodeScalars.map { $0 == "\t" ? " " : $0 })
+        isEmoji =
+            isCompoundEmoji
+            || scalars.contains("\u{FE0F}") || scalars.contains("\u{20E3}")
+            || scalars.contains(where: \.properties.isEmojiModifier)
+            || first.properties.isEmojiPresentation
     }
 
     /// Scalars that select a presentation or join emoji but draw nothing themselves: variation
     /// selectors, ZWJ/ZWNJ, word joiners, soft hyphens and skin-tone modifiers (a yellow thumb is
-    /// a better fallback than a box).
+    /// a better fallback than a box). A font need not have them to draw the cluster.
     static func isIgnorable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0xFE00...0xFE0F, 0xE0100...0xE01EF: true  // variation selectors

@@ -21,4 +21,7 @@ public struct TextLine: Hashable, Sendable {
     public var width: Int
     /// Whether it ends in an ellipsis standing for cut-off text.
     public var isTruncated: Bool
+    /// Whether its paragraph runs right to left (Hebrew, Arabic): it is then aligned to the right
+    /// and its ellipsis, at its logical end, stands on the left.
+    public var isRightToLeft: Bool = false
 }

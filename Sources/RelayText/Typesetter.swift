@@ -1,22 +1,25 @@
 public import RelayDisplay
 
-/// Measures, breaks and draws text with a typeface's fallback chain.
+/// Measures, breaks and draws text in every script: shaped by HarfBuzz, ordered by FriBidi,
+/// broken where ICU allows (Docs/ARCHITECTURE.md, "Text").
 ///
-/// Each grapheme cluster is resolved once per weight to the glyphs that draw it (or to a
-/// missing-glyph box), and each glyph is rendered once per size, so laying out the same
-/// notification again costs only dictionary look-ups. Not `Sendable`: it owns FreeType state and
-/// caches, and belongs to the one task that renders the screen.
+/// Each grapheme cluster's font is chosen once per script and weight, each line shaped once per
+/// style and direction, and each glyph rendered once per size, so drawing the same screen again
+/// costs dictionary look-ups. Not `Sendable`: it owns FreeType and HarfBuzz state and caches,
+/// and belongs to the one task that renders the screen.
 public final class Typesetter {
     /// The fonts.
     public let typeface: Typeface
     private var glyphCache = GlyphCache()
-    private var clusters: [ClusterKey: ClusterGlyphs] = [:]
+    private var fonts = FontChoices()
+    private var shapedLines: [ShapedKey: ShapedText] = [:]
     private var metricsCache: [TextStyle: LineMetrics] = [:]
-    /// The most scalars a cluster is drawn from; emoji sequences and stacked diacritics of real
-    /// text stay far below.
-    public static let longestCluster = 32
-    /// Distinct clusters kept at most: the cache starts again when full, as the glyph cache does.
-    public static let clusterCacheLimit = 16_384
+    /// The most scalars a cluster is drawn from; longer ones are a missing-glyph box.
+    public static let longestCluster = FontChoices.longestCluster
+    /// Distinct clusters whose font is kept at most: the choices start again when full.
+    public static let clusterCacheLimit = FontChoices.limit
+    /// Shaped lines kept at most: they start again when full.
+    public static let shapedLineLimit = 2048
 
     /// The ellipsis that ends truncated text.
     public static let ellipsis: Character = "…"
@@ -29,7 +32,7 @@ public final class Typesetter {
     /// The style's line metrics, from its primary font.
     public func metrics(_ style: TextStyle) -> LineMetrics {
         if let cached = metricsCache[style] { return cached }
-        let line = typeface.faces(style.weight)[0].lineMetrics(size: style.size)
+        let line = typeface.primary(style.weight).lineMetrics(size: style.size)
         let metrics = LineMetrics(ascent: line.ascent, descent: line.descent, lineHeight: max(line.height, line.ascent + line.descent))
         metricsCache[style] = metrics
         return metrics
@@ -37,153 +40,170 @@ public final class Typesetter {
 
     /// The advance of one grapheme cluster.
     public func width(of character: Character, style: TextStyle) -> Int {
-        switch resolve(character, weight: style.weight) {
-        case .glyphs(let glyphs):
-            return glyphs.reduce(0) { $0 + (bitmap($1, size: style.size)?.advance ?? 0) }
-        case .missing:
-            return MissingGlyphBox(size: style.size).advance
-        case .nothing:
-            return 0
-        }
+        shaped(String(character), style: style, direction: .auto).width
     }
 
     /// The width of a single line of text (newlines count as nothing).
     public func width(of text: String, style: TextStyle) -> Int {
-        text.reduce(0) { $0 + width(of: $1, style: style) }
+        shaped(text, style: style, direction: .auto).width
     }
 
     /// Breaks text into lines at most `maxWidth` wide, with "…" ending the last line when
-    /// `maxLines` cuts text off.
+    /// `maxLines` cuts text off. Each paragraph (between newlines) takes its direction from its
+    /// first strong character; its lines carry it, to be aligned and ordered by it.
     public func layout(_ text: String, style: TextStyle, maxWidth: Int, maxLines: Int? = nil) -> TextLayout {
-        let characters = Array(text)
-        let lines = breaker(style).lines(characters, maxWidth: maxWidth, maxLines: maxLines).map { line in
-            TextLine(
-                text: String(characters[line.range]) + (line.ellipsis ? String(Self.ellipsis) : ""),
-                width: line.width, isTruncated: line.ellipsis)
+        var characters = Array(text)
+        // A character is at least a pixel wide: no more than this can show (one more says that
+        // text remains), and a 4 KB body cut to 3 lines is not shaped whole.
+        if let maxLines, characters.count > maxLines * (maxWidth + 1) + 1 {
+            characters.removeSubrange((maxLines * (maxWidth + 1) + 1)...)
+        }
+        var advances = [Int](repeating: 0, count: characters.count)
+        var breakable = [Bool](repeating: false, count: characters.count)
+        var rightToLeft = [Bool](repeating: false, count: characters.count)
+        var start = 0
+        while start <= characters.count {
+            let end = characters[start...].firstIndex(where: \.isNewline) ?? characters.count
+            let paragraph = characters[start..<end]
+            let shaped = Shaper(typeface: typeface, style: style).shape(paragraph, direction: .auto, fonts: &fonts)
+            advances.replaceSubrange(start..<end, with: shaped.advances)
+            breakable.replaceSubrange(start..<end, with: LineBreakOpportunities(paragraph).allowed)
+            rightToLeft.replaceSubrange(start..<end, with: repeatElement(shaped.isRightToLeft, count: end - start))
+            start = end + 1
+        }
+        let breaker = LineBreaker(characters: characters, advances: advances, breakable: breakable, ellipsisWidth: ellipsisAdvance(style))
+        let lines = breaker.lines(maxWidth: maxWidth * 64, maxLines: maxLines).map { line in
+            let text = String(characters[line.range]) + (line.ellipsis ? String(Self.ellipsis) : "")
+            let isRightToLeft = line.range.isEmpty ? false : rightToLeft[line.range.lowerBound]
+            let width = shaped(text, style: style, direction: isRightToLeft ? .rightToLeft : .leftToRight).width
+            return TextLine(text: text, width: width, isTruncated: line.ellipsis, isRightToLeft: isRightToLeft)
         }
         return TextLayout(lines: lines, metrics: metrics(style))
     }
 
     /// The text on one line, cut at a grapheme and ended with "…" when it is wider than `maxWidth`.
     public func truncated(_ text: String, style: TextStyle, maxWidth: Int) -> String {
-        let characters = Array(text)
-        let fit = breaker(style).truncated(characters, maxWidth: maxWidth)
-        return String(characters[..<fit.count]) + (fit.ellipsis ? String(Self.ellipsis) : "")
+        line(text, style: style, maxWidth: maxWidth).text
     }
 
-    /// Draws one line of text with its baseline at `baseline`, starting at `x`.
+    /// The text as one line: cut at a grapheme and ended with "…" (at its logical end, so on the
+    /// left of right-to-left text) when it is wider than `maxWidth`, with its width and direction.
+    public func line(_ text: String, style: TextStyle, maxWidth: Int) -> TextLine {
+        // As in `layout`: no more than this can show.
+        let characters = Array(text.prefix(maxWidth + 2))
+        let measured = Shaper(typeface: typeface, style: style).shape(characters[...], direction: .auto, fonts: &fonts)
+        let breaker = LineBreaker(
+            characters: characters, advances: measured.advances, breakable: [], ellipsisWidth: ellipsisAdvance(style))
+        let fit = characters.count < text.count && !characters.contains(where: \.isNewline)
+            ? (count: breaker.truncated(maxWidth: maxWidth * 64).count, ellipsis: true)
+            : breaker.truncated(maxWidth: maxWidth * 64)
+        let shown = String(characters[..<fit.count]) + (fit.ellipsis ? String(Self.ellipsis) : "")
+        let direction: BidiLevels.Direction = measured.isRightToLeft ? .rightToLeft : .leftToRight
+        return TextLine(
+            text: shown, width: shaped(shown, style: style, direction: direction).width, isTruncated: fit.ellipsis,
+            isRightToLeft: measured.isRightToLeft)
+    }
+
+    /// Draws one line of text with its baseline at `baseline`, starting at `x`, in the order its
+    /// directions give.
     public func draw(_ text: String, style: TextStyle, x: Int, baseline: Int, color: Color, into canvas: inout Canvas) {
-        var pen = x
-        for character in text {
-            switch resolve(character, weight: style.weight) {
-            case .glyphs(let glyphs):
-                for glyph in glyphs {
-                    guard let bitmap = bitmap(glyph, size: style.size) else { continue }
-                    bitmap.coverage.withUnsafeBufferPointer { coverage in
-                        canvas.blend(
-                            coverage: coverage, maskWidth: bitmap.width, maskHeight: bitmap.height,
-                            x: pen + bitmap.left, y: baseline - bitmap.top, color: color)
-                    }
-                    pen += bitmap.advance
-                }
-            case .missing:
-                let box = MissingGlyphBox(size: style.size)
-                box.draw(x: pen, baseline: baseline, color: color, into: &canvas)
-                pen += box.advance
-            case .nothing:
-                continue
-            }
-        }
+        draw(shaped(text, style: style, direction: .auto), style: style, x: x, baseline: baseline, color: color, into: &canvas)
     }
 
     /// Draws laid-out lines, the first line's top at `top`; each line is placed by `alignment`
-    /// within `x ..< x + width`.
+    /// within `x ..< x + width`, `leading` meaning the side its paragraph starts on (the right
+    /// for Hebrew or Arabic).
     public func draw(
         _ layout: TextLayout, style: TextStyle, x: Int, top: Int, width: Int, alignment: TextAlignment = .leading,
         color: Color, into canvas: inout Canvas
     ) {
         for (index, line) in layout.lines.enumerated() {
             let baseline = top + index * layout.metrics.lineHeight + layout.metrics.ascent
-            let offset: Int
-            switch alignment {
-            case .leading: offset = 0
-            case .center: offset = (width - line.width) / 2
-            case .trailing: offset = width - line.width
-            }
-            draw(line.text, style: style, x: x + offset, baseline: baseline, color: color, into: &canvas)
+            draw(line, style: style, x: x, baseline: baseline, width: width, alignment: alignment, color: color, into: &canvas)
         }
+    }
+
+    /// Draws one laid-out line with its baseline at `baseline`, placed by `alignment` within
+    /// `x ..< x + width` (`leading`: the side its paragraph starts on).
+    public func draw(
+        _ line: TextLine, style: TextStyle, x: Int, baseline: Int, width: Int, alignment: TextAlignment = .leading,
+        color: Color, into canvas: inout Canvas
+    ) {
+        let offset: Int
+        switch alignment {
+        case .leading: offset = line.isRightToLeft ? width - line.width : 0
+        case .center: offset = (width - line.width) / 2
+        case .trailing: offset = line.isRightToLeft ? 0 : width - line.width
+        }
+        let shaped = shaped(line.text, style: style, direction: line.isRightToLeft ? .rightToLeft : .leftToRight)
+        draw(shaped, style: style, x: x + offset, baseline: baseline, color: color, into: &canvas)
     }
 
     /// How many glyphs have been rendered and kept.
     public var cachedGlyphCount: Int { glyphCache.count }
 
-    /// How many grapheme clusters are resolved and kept (bounded by `clusterCacheLimit`).
-    public var cachedClusterCount: Int { clusters.count }
+    /// How many grapheme clusters have their font chosen and kept (bounded by `clusterCacheLimit`).
+    public var cachedClusterCount: Int { fonts.count }
 
-    private func breaker(_ style: TextStyle) -> LineBreaker {
-        LineBreaker(width: { self.width(of: $0, style: style) }, ellipsisWidth: width(of: Self.ellipsis, style: style))
-    }
-
-    private func bitmap(_ glyph: FaceGlyph, size: Int) -> GlyphBitmap? {
-        let face = typeface.faces(glyph.weight)[glyph.faceIndex]
-        return glyphCache.glyph(GlyphCache.Key(face: face.id, size: size, glyph: glyph.glyph)) {
-            face.render(glyph: glyph.glyph, size: size)
+    private func draw(_ shaped: ShapedText, style: TextStyle, x: Int, baseline: Int, color: Color, into canvas: inout Canvas) {
+        for glyph in shaped.glyphs {
+            let left = x + ((glyph.x + 32) >> 6)
+            let base = baseline - ((glyph.y + 32) >> 6)
+            switch glyph.source {
+            case .missingBox:
+                MissingGlyphBox(size: style.size).draw(x: left, baseline: base, color: color, into: &canvas)
+            case .face(let id, let index):
+                guard let bitmap = bitmap(face: id, glyph: index, size: style.size) else { continue }
+                if let pixels = bitmap.color {
+                    pixels.withUnsafeBufferPointer { pixels in
+                        canvas.blend(
+                            premultiplied: pixels, imageWidth: bitmap.width, imageHeight: bitmap.height,
+                            x: left + bitmap.left, y: base - bitmap.top)
+                    }
+                } else {
+                    bitmap.coverage.withUnsafeBufferPointer { coverage in
+                        canvas.blend(
+                            coverage: coverage, maskWidth: bitmap.width, maskHeight: bitmap.height,
+                            x: left + bitmap.left, y: base - bitmap.top, color: color)
+                    }
+                }
+            }
         }
     }
 
-    /// The glyphs that draw a cluster: all from the first font that has every scalar, so a base
-    /// and its marks match; a missing box when no font has them all.
-    private func resolve(_ character: Character, weight: FontWeight) -> ClusterGlyphs {
-        // A cluster no script needs (a base under thousands of marks, as only a peer sending
-        // junk makes) is a missing box at once: resolved and cached, it cost milliseconds to
-        // hash on every look-up and stayed in memory for good.
-        guard character.unicodeScalars.count <= Self.longestCluster else { return .missing }
-        if clusters.count >= Self.clusterCacheLimit { clusters.removeAll(keepingCapacity: true) }
-        let key = ClusterKey(character: character, weight: weight)
-        if let cached = clusters[key] { return cached }
-        let resolved: ClusterGlyphs
-        switch GraphemeShape(character) {
-        case .newline:
-            resolved = .nothing
-        case .compoundEmoji:
-            resolved = .missing
-        case .scalars(let scalars) where scalars.isEmpty:
-            resolved = .nothing
-        case .scalars(let scalars):
-            resolved = typeface.faces(weight).enumerated().lazy.compactMap { faceIndex, face -> ClusterGlyphs? in
-                let glyphs = scalars.compactMap(face.glyphIndex(for:))
-                guard glyphs.count == scalars.count else { return nil }
-                return .glyphs(glyphs.map { FaceGlyph(weight: weight, faceIndex: faceIndex, glyph: $0) })
-            }.first ?? .missing
+    /// `text` as one line, shaped once per style and direction.
+    private func shaped(_ text: String, style: TextStyle, direction: BidiLevels.Direction) -> ShapedText {
+        let key = ShapedKey(text: text, style: style, direction: direction)
+        if let known = shapedLines[key] { return known }
+        if shapedLines.count >= Self.shapedLineLimit { shapedLines.removeAll(keepingCapacity: true) }
+        let shaped = Shaper(typeface: typeface, style: style).shape(Array(text)[...], direction: direction, fonts: &fonts)
+        shapedLines[key] = shaped
+        return shaped
+    }
+
+    private func ellipsisAdvance(_ style: TextStyle) -> Int {
+        shaped(String(Self.ellipsis), style: style, direction: .leftToRight).advance
+    }
+
+    private func bitmap(face id: Int, glyph: UInt32, size: Int) -> GlyphBitmap? {
+        glyphCache.glyph(GlyphCache.Key(face: id, size: size, glyph: glyph)) {
+            typeface.face(id: id).render(glyph: glyph, size: size)
         }
-        clusters[key] = resolved
-        return resolved
     }
 }
 
 /// How lines are placed horizontally.
 public enum TextAlignment: Hashable, Sendable {
-    /// Flush left.
+    /// On the side the line's paragraph starts: flush left, or flush right for right-to-left text.
     case leading
     /// Centred.
     case center
-    /// Flush right.
+    /// On the side the line's paragraph ends.
     case trailing
 }
 
-private struct ClusterKey: Hashable {
-    let character: Character
-    let weight: FontWeight
-}
-
-private struct FaceGlyph: Hashable {
-    let weight: FontWeight
-    let faceIndex: Int
-    let glyph: UInt32
-}
-
-private enum ClusterGlyphs {
-    case glyphs([FaceGlyph])
-    case missing
-    case nothing
+private struct ShapedKey: Hashable {
+    let text: String
+    let style: TextStyle
+    let direction: BidiLevels.Direction
 }

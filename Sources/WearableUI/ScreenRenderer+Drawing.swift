@@ -9,16 +9,10 @@ extension ScreenRenderer {
         _ text: String, style: TextStyle, x: Int, top: Int, maxWidth: Int, alignment: TextAlignment = .leading,
         color: Color, into canvas: inout Canvas
     ) -> Int {
-        let shown = typesetter.truncated(text, style: style, maxWidth: maxWidth)
-        let width = typesetter.width(of: shown, style: style)
-        let offset = switch alignment {
-        case .leading: 0
-        case .center: (maxWidth - width) / 2
-        case .trailing: maxWidth - width
-        }
+        let shown = typesetter.line(text, style: style, maxWidth: maxWidth)
         let baseline = top + typesetter.metrics(style).ascent
-        typesetter.draw(shown, style: style, x: x + offset, baseline: baseline, color: color, into: &canvas)
-        return width
+        typesetter.draw(shown, style: style, x: x, baseline: baseline, width: maxWidth, alignment: alignment, color: color, into: &canvas)
+        return shown.width
     }
 
     /// The height of one line of a style.

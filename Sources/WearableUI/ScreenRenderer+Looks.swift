@@ -50,8 +50,9 @@ extension ScreenRenderer {
                 let top = origin + block.top + index * lineHeight
                 // Lines wholly outside the viewport are skipped rather than clipped glyph by glyph.
                 guard top + lineHeight > viewport.y, top < viewport.maxY else { continue }
-                typesetter.draw(textLine.text, style: block.style, x: metrics.margin, baseline: top + block.layout.metrics.ascent,
-                                color: block.secondary ? theme.secondary : theme.primary, into: &canvas)
+                typesetter.draw(
+                    textLine, style: block.style, x: metrics.margin, baseline: top + block.layout.metrics.ascent, width: metrics.contentWidth,
+                    color: block.secondary ? theme.secondary : theme.primary, into: &canvas)
             }
         }
         if let image = look.image, var frame = content.image {

@@ -9,7 +9,7 @@ import Testing
     /// Each target's layer, as Docs/ARCHITECTURE.md's table gives it (its tools and tests
     /// columns are `support` here). A new target must be given one.
     static let layers: [String: Layer] = [
-        "CBluetooth": .bridges, "CDBus": .bridges, "CFreeType": .bridges, "CPNG": .bridges, "CJPEG": .bridges, "CGPIOD": .bridges,
+        "CBluetooth": .bridges, "CDBus": .bridges, "CFreeType": .bridges, "CHarfBuzz": .bridges, "CFriBidi": .bridges, "CICU": .bridges, "CPNG": .bridges, "CJPEG": .bridges, "CGPIOD": .bridges,
         "CRelayShim": .bridges,
         "RelayCore": .model, "RelayExamples": .model,
         "RelayNoise": .wire, "RelayWire": .wire, "RelayLink": .wire,

@@ -2,23 +2,25 @@
 import Testing
 
 @Suite struct GraphemeShapeTests {
-    @Test func emojiSequencesThatNeedShapingAreOneUnit() {
-        #expect(GraphemeShape("🇹🇭") == .compoundEmoji)
-        #expect(GraphemeShape("👨‍👩‍👧") == .compoundEmoji)
-        #expect(GraphemeShape("🏴󠁧󠁢󠁳󠁣󠁴󠁿") == .compoundEmoji)
+    @Test func emojiSequencesThatNeedALigatureAreCompound() {
+        for sequence: Character in ["🇹🇭", "👨‍👩‍👧", "🏴󠁧󠁢󠁳󠁣󠁴󠁿"] {
+            #expect(GraphemeShape(sequence).isCompoundEmoji && GraphemeShape(sequence).isEmoji, "\(sequence)")
+        }
+        #expect(!GraphemeShape("😎").isCompoundEmoji)
     }
 
-    @Test func combiningSequencesAreComposedWhenUnicodeCan() {
-        #expect(GraphemeShape("e\u{301}") == .scalars(["é"]))
-        #expect(GraphemeShape("q\u{301}") == .scalars(["q", "\u{301}"]))
-        #expect(GraphemeShape("й") == .scalars(["й"]))
+    @Test func emojiPresentationDecidesTheColourFont() {
+        #expect(GraphemeShape("😎").isEmoji)  // Emoji_Presentation
+        #expect(GraphemeShape("❤️").isEmoji)  // asked for with U+FE0F
+        #expect(GraphemeShape("👍🏽").isEmoji)  // a skin tone
+        #expect(GraphemeShape("1️⃣").isEmoji)  // a keycap
+        #expect(!GraphemeShape("❤").isEmoji)  // text presentation by default
+        #expect(!GraphemeShape("😎\u{FE0E}").isEmoji)  // text presentation asked for
+        #expect(!GraphemeShape("a").isEmoji && !GraphemeShape("1").isEmoji)
     }
 
-    @Test func presentationSelectorsAndSkinTonesAreDropped() {
-        #expect(GraphemeShape("❤️") == .scalars(["❤"]))
-        #expect(GraphemeShape("👍🏽") == .scalars(["👍"]))
-        #expect(GraphemeShape("\u{200B}") == .scalars([]))
-        #expect(GraphemeShape("\n") == .newline)
-        #expect(GraphemeShape("\t") == .scalars([" "]))
+    @Test func selectorsJoinersAndSkinTonesNeedNoGlyphOfTheirOwn() {
+        #expect(GraphemeShape.isIgnorable("\u{FE0F}") && GraphemeShape.isIgnorable("\u{200D}") && GraphemeShape.isIgnorable("\u{1F3FD}"))
+        #expect(!GraphemeShape.isIgnorable("a") && !GraphemeShape.isIgnorable("\u{301}"))
     }
 }

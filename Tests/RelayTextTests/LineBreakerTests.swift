@@ -1,13 +1,19 @@
 @testable import RelayText
 import Testing
 
-/// The breaking rules with every character 10 pixels wide and "…" 10 pixels.
+/// The breaking rules with every character 10 pixels wide and "…" 10 pixels, breaking where
+/// ICU (UAX #14) allows.
 @Suite struct LineBreakerTests {
-    private let breaker = LineBreaker(width: { $0.isNewline ? 0 : 10 }, ellipsisWidth: 10)
+    private func breaker(_ text: String) -> LineBreaker {
+        let characters = Array(text)
+        return LineBreaker(
+            characters: characters, advances: characters.map { $0.isNewline ? 0 : 10 },
+            breakable: LineBreakOpportunities(characters[...]).allowed, ellipsisWidth: 10)
+    }
 
     private func lines(_ text: String, width: Int, maxLines: Int? = nil) -> [String] {
         let characters = Array(text)
-        return breaker.lines(characters, maxWidth: width, maxLines: maxLines).map {
+        return breaker(text).lines(maxWidth: width, maxLines: maxLines).map {
             String(characters[$0.range]) + ($0.ellipsis ? "…" : "")
         }
     }
@@ -48,7 +54,7 @@ import Testing
     }
 
     @Test func truncationReportsWholeGraphemes() {
-        #expect(breaker.truncated(Array("short"), maxWidth: 50) == (5, false))
-        #expect(breaker.truncated(Array("toolong"), maxWidth: 50) == (4, true))
+        #expect(breaker("short").truncated(maxWidth: 50) == (5, false))
+        #expect(breaker("toolong").truncated(maxWidth: 50) == (4, true))
     }
 }

@@ -73,4 +73,5 @@ enum {
 #include "relay_dbus_shim.h"
 #include "relay_hci_shim.h"
 #include "relay_jpeg_shim.h"
+#include "relay_icu_shim.h"
 #endif
