@@ -272,6 +272,8 @@ let package = Package(
             swiftSettings: strictSwift),
         .executableTarget(
             name: "FuzzImage", dependencies: ["RelayFuzzing", "RelayDisplay"], path: "Fuzz/FuzzImage", swiftSettings: strictSwift),
+        .executableTarget(
+            name: "FuzzText", dependencies: ["RelayFuzzing", "RelayDisplay", "RelayText"], path: "Fuzz/FuzzText", swiftSettings: strictSwift),
 
         // MARK: Tests.
         .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayExamples"], swiftSettings: strictSwift),
@@ -283,7 +285,7 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto"), "RelayTransport", 
                 "relayctl", "relay-phone", "relay-wearable", "RelayConformance",
                 "FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig", "FuzzNotifyCall",
-                "FuzzReplica", "FuzzImage", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore", "RelayStore",
+                "FuzzReplica", "FuzzImage", "FuzzText", "RelayTestSupport", "RelayDisplay", "RelayDBus", "RelayCore", "RelayStore",
                 "PhoneAgent", "RelayBluetooth",
             ],
             swiftSettings: strictSwift),

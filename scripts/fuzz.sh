@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-${FUZZ_SECONDS:-30}}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameDecoder FuzzHandshake FuzzEnvelope FuzzPushPayload FuzzConfig FuzzNotifyCall FuzzReplica FuzzImage)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzFrameDecoder FuzzHandshake FuzzEnvelope FuzzPushPayload FuzzConfig FuzzNotifyCall FuzzReplica FuzzImage FuzzText)
 
 bash scripts/bootstrap.sh
 flags=(--scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING

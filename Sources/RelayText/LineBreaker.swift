@@ -5,6 +5,11 @@
 /// clusters. Working on `Character`s means no break or truncation can ever split a UTF-8
 /// sequence, a combining sequence, a flag or a ZWJ emoji. Widths are in any one unit (the
 /// typesetter's 26.6 fixed point).
+///
+/// A line is chosen by the sum of its characters' advances, as shaped in their paragraph; with
+/// `measure`, it is then measured as it will be drawn, and shortened by a character at a time
+/// while wider than the line: cut inside a word, Arabic letters take other (wider) forms at
+/// the cut than they had joined.
 struct LineBreaker {
     /// The characters, newlines included (each ends a line).
     let characters: [Character]
@@ -14,6 +19,9 @@ struct LineBreaker {
     let breakable: [Bool]
     /// The width of "…".
     let ellipsisWidth: Int
+    /// The width of the characters in a range as drawn on a line of their own, with "…" after
+    /// them when the flag says so; `nil` sums the advances.
+    var measure: ((Range<Int>, _ ellipsis: Bool) -> Int)? = nil
 
     /// One line: which characters it shows, its width, and whether "…" ends it.
     struct Line: Hashable {
@@ -29,7 +37,11 @@ struct LineBreaker {
         var lines: [Line] = []
         var start = 0
         while start < characters.count {
-            let line = fitLine(from: start, maxWidth: maxWidth)
+            var line = fitLine(from: start, maxWidth: maxWidth)
+            // Shaped on its own the line may be wider: one character fewer until it fits.
+            while line.range.count > 1, width(of: line.range, ellipsis: false) > maxWidth {
+                line = (line.range.lowerBound..<(line.range.upperBound - 1), line.range.upperBound - 1, false)
+            }
             var next = line.next
             if !line.hardBreak {
                 while next < characters.count, Self.isSpace(characters[next]) { next += 1 }
@@ -38,7 +50,7 @@ struct LineBreaker {
                 lines.append(ellipsized(from: start, maxWidth: maxWidth))
                 return lines
             }
-            lines.append(Line(range: line.range, width: measure(line.range), ellipsis: false))
+            lines.append(Line(range: line.range, width: width(of: line.range, ellipsis: false), ellipsis: false))
             start = next
         }
         return lines
@@ -47,7 +59,7 @@ struct LineBreaker {
     /// The longest prefix (whole graphemes) that fits with "…" after it; the text itself when it
     /// fits as it is.
     func truncated(maxWidth: Int) -> (count: Int, ellipsis: Bool) {
-        if !characters.contains(where: \.isNewline), measure(0..<characters.count) <= maxWidth {
+        if !characters.contains(where: \.isNewline), width(of: 0..<characters.count, ellipsis: false) <= maxWidth {
             return (characters.count, false)
         }
         return (ellipsized(from: 0, maxWidth: maxWidth).range.count, true)
@@ -86,8 +98,9 @@ struct LineBreaker {
             used += advances[end]
             end += 1
         }
-        let range = trimmed(start..<end)
-        return Line(range: range, width: measure(range) + ellipsisWidth, ellipsis: true)
+        var range = trimmed(start..<end)
+        while !range.isEmpty, width(of: range, ellipsis: true) > maxWidth { range = trimmed(range.lowerBound..<(range.upperBound - 1)) }
+        return Line(range: range, width: width(of: range, ellipsis: true), ellipsis: true)
     }
 
     private func trimmed(_ range: Range<Int>) -> Range<Int> {
@@ -96,8 +109,9 @@ struct LineBreaker {
         return range.lowerBound..<end
     }
 
-    private func measure(_ range: Range<Int>) -> Int {
-        advances[range].reduce(0, +)
+    private func width(of range: Range<Int>, ellipsis: Bool) -> Int {
+        if let measure { return measure(range, ellipsis) }
+        return advances[range].reduce(0, +) + (ellipsis ? ellipsisWidth : 0)
     }
 
     /// Spaces, which hang at line ends and are trimmed there.

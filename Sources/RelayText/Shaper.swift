@@ -177,9 +177,9 @@ struct FontChoices {
         // A sequence only a colour emoji font joins (a family, a flag) would otherwise show as
         // its parts side by side, misstating the text: one box says something is here.
         if shape.isCompoundEmoji { return .missingBox }
-        for face in typeface.candidates(weight, script: script) where !face.isColor {
-            if scalars.allSatisfy({ face.glyphIndex(for: $0) != nil }) { return .face(id: face.id) }
+        let face = typeface.firstFace(weight, script: script) { face in
+            !face.isColor && scalars.allSatisfy { face.glyphIndex(for: $0) != nil }
         }
-        return .missingBox
+        return face.map { .face(id: $0.id) } ?? .missingBox
     }
 }

@@ -66,19 +66,18 @@ public final class Typeface {
     /// The colour emoji face, if the chain has one and it opens.
     var emojiFace: FontFace? { chain.emoji.flatMap(open) }
 
-    /// The faces to try for a cluster of `script` in `weight`, in order: the script's own font,
-    /// then the chain's.
-    func candidates(_ weight: FontWeight, script: String) -> [FontFace] {
-        var faces: [FontFace] = []
+    /// The first face that `draws` for a cluster of `script` in `weight`, trying in order the
+    /// script's own font, then the chain's; each font is opened only when its turn comes.
+    func firstFace(_ weight: FontWeight, script: String, where draws: (FontFace) -> Bool) -> FontFace? {
         if let fonts = chain.scripts[script] {
             let path = weight == .bold ? fonts.bold ?? fonts.regular : fonts.regular
-            if let face = open(path) ?? (path == fonts.regular ? nil : open(fonts.regular)) { faces.append(face) }
+            if let face = open(path) ?? (path == fonts.regular ? nil : open(fonts.regular)), draws(face) { return face }
         }
-        faces.append(primary(weight))
+        if draws(primary(weight)) { return primary(weight) }
         for path in (weight == .bold ? chain.bold : chain.regular).dropFirst() {
-            if let face = open(path) { faces.append(face) }
+            if let face = open(path), draws(face) { return face }
         }
-        return faces
+        return nil
     }
 
     private func open(_ path: String) -> FontFace? {

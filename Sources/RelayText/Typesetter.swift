@@ -71,12 +71,19 @@ public final class Typesetter {
             rightToLeft.replaceSubrange(start..<end, with: repeatElement(shaped.isRightToLeft, count: end - start))
             start = end + 1
         }
-        let breaker = LineBreaker(characters: characters, advances: advances, breakable: breakable, ellipsisWidth: ellipsisAdvance(style))
+        func lineText(_ range: Range<Int>, ellipsis: Bool) -> String {
+            String(characters[range]) + (ellipsis ? String(Self.ellipsis) : "")
+        }
+        func direction(_ range: Range<Int>) -> BidiLevels.Direction {
+            !range.isEmpty && rightToLeft[range.lowerBound] ? .rightToLeft : .leftToRight
+        }
+        var breaker = LineBreaker(characters: characters, advances: advances, breakable: breakable, ellipsisWidth: ellipsisAdvance(style))
+        // Each line as it will be drawn (and then is, from the cache).
+        breaker.measure = { range, ellipsis in self.shaped(lineText(range, ellipsis: ellipsis), style: style, direction: direction(range)).advance }
         let lines = breaker.lines(maxWidth: maxWidth * 64, maxLines: maxLines).map { line in
-            let text = String(characters[line.range]) + (line.ellipsis ? String(Self.ellipsis) : "")
-            let isRightToLeft = line.range.isEmpty ? false : rightToLeft[line.range.lowerBound]
-            let width = shaped(text, style: style, direction: isRightToLeft ? .rightToLeft : .leftToRight).width
-            return TextLine(text: text, width: width, isTruncated: line.ellipsis, isRightToLeft: isRightToLeft)
+            TextLine(
+                text: lineText(line.range, ellipsis: line.ellipsis), width: (line.width + 63) >> 6, isTruncated: line.ellipsis,
+                isRightToLeft: direction(line.range) == .rightToLeft)
         }
         return TextLayout(lines: lines, metrics: metrics(style))
     }
@@ -92,13 +99,17 @@ public final class Typesetter {
         // As in `layout`: no more than this can show.
         let characters = Array(text.prefix(maxWidth + 2))
         let measured = Shaper(typeface: typeface, style: style).shape(characters[...], direction: .auto, fonts: &fonts)
-        let breaker = LineBreaker(
+        let direction: BidiLevels.Direction = measured.isRightToLeft ? .rightToLeft : .leftToRight
+        func prefix(_ count: Int, ellipsis: Bool) -> String {
+            String(characters[..<count]) + (ellipsis ? String(Self.ellipsis) : "")
+        }
+        var breaker = LineBreaker(
             characters: characters, advances: measured.advances, breakable: [], ellipsisWidth: ellipsisAdvance(style))
+        breaker.measure = { range, ellipsis in self.shaped(prefix(range.upperBound, ellipsis: ellipsis), style: style, direction: direction).advance }
         let fit = characters.count < text.count && !characters.contains(where: \.isNewline)
             ? (count: breaker.truncated(maxWidth: maxWidth * 64).count, ellipsis: true)
             : breaker.truncated(maxWidth: maxWidth * 64)
-        let shown = String(characters[..<fit.count]) + (fit.ellipsis ? String(Self.ellipsis) : "")
-        let direction: BidiLevels.Direction = measured.isRightToLeft ? .rightToLeft : .leftToRight
+        let shown = prefix(fit.count, ellipsis: fit.ellipsis)
         return TextLine(
             text: shown, width: shaped(shown, style: style, direction: direction).width, isTruncated: fit.ellipsis,
             isRightToLeft: measured.isRightToLeft)

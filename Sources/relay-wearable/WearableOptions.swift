@@ -115,6 +115,7 @@ struct WearableOptions: ParsableArguments {
             findsKeypads: file.inputs.isEmpty && file.inputNames.isEmpty && file.transport == .rfcomm,
             keyMap: KeyMap(up: file.keys.up, down: file.keys.down, select: file.keys.select, back: file.keys.back),
             interface: interface,
+            colorEmoji: file.display.colorEmoji,
             // Beside the control socket by default: one folder per wearable, already private.
             linkSocket: try Self.linkSocket(loaded, besideControlSocket: control),
             stateDirectory: file.stateDirectory.map { StateDirectory(path: $0) }
@@ -195,6 +196,8 @@ struct WearableConfiguration {
     var keyMap: KeyMap
     /// The screens' settings: time zone, language, short look, clock, blanking.
     var interface: UIConfiguration
+    /// Emoji in colour (`display.color_emoji`), else in the text's colour.
+    var colorEmoji = true
     /// The Unix socket the phone connects to in loopback mode.
     var linkSocket: String
     /// Keys and database.

@@ -59,7 +59,7 @@ final class WearableRuntime {
         self.stop = stop
         framebuffer = try Self.openFramebuffer(configuration)
         let geometry = framebuffer.geometry
-        let layout = ScreenLayout(geometry: geometry, typesetter: Typesetter(typeface: try Typeface(.installed())))
+        let layout = ScreenLayout(geometry: geometry, typesetter: Typesetter(typeface: try Typeface(.installed(colorEmoji: configuration.colorEmoji))))
         // Pictures come from the attachments the link stores (WearableLink+Attachments.swift).
         try configuration.stateDirectory.prepare()
         let attachments = try AttachmentStore(in: configuration.stateDirectory)

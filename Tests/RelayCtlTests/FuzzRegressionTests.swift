@@ -4,7 +4,7 @@ import Testing
 /// Every committed fuzz input — the seed corpus and every crash ever found — runs through
 /// the same entry point the fuzzer uses, built without the fuzzer.
 @Suite struct FuzzRegressionTests {
-    @Test(arguments: ["FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig", "FuzzNotifyCall", "FuzzReplica", "FuzzImage"])
+    @Test(arguments: ["FuzzFrameDecoder", "FuzzHandshake", "FuzzEnvelope", "FuzzPushPayload", "FuzzConfig", "FuzzNotifyCall", "FuzzReplica", "FuzzImage", "FuzzText"])
     func committedInputsRunCleanly(target: String) throws {
         let process = Process()
         process.executableURL = RelayCtlTests.binary(target)

@@ -101,6 +101,9 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         public var blankAfterSeconds: Int
         /// A 24-hour clock ("21:41") rather than a 12-hour one ("9:41 PM").
         public var twentyFourHourClock: Bool
+        /// Emoji in colour (Noto Color Emoji); false draws them in the text's colour, for a
+        /// monochrome panel.
+        public var colorEmoji: Bool
     }
 
     /// The file's keys.
@@ -182,6 +185,12 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         /// `display.twenty_four_hour_clock`.
         public static let twentyFourHourClock: ConfigKey<Bool> = .boolean(
             "display.twenty_four_hour_clock", default: true, "A 24-hour clock (21:41) rather than a 12-hour one (9:41 PM).")
+        /// `display.color_emoji`.
+        public static let colorEmoji: ConfigKey<Bool> = .boolean(
+            "display.color_emoji", default: true,
+            "Emoji in colour, flags and families as one picture (Noto Color Emoji, fonts-noto-color-emoji). false for a "
+                + "monochrome panel: emoji are drawn in the text's colour from fonts-symbola, and a sequence it cannot join "
+                + "(a family, a flag) as one box.")
         /// `offline.alert_window_seconds`.
         public static let offlineAlertWindowSeconds: ConfigKey<Int> = .integer(
             "offline.alert_window_seconds", default: 0, range: 0...86_400, unit: "seconds",
@@ -274,7 +283,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
             LinkSettings.section(reconnects: false),
             ConfigSection(
                 "display", "The screen's timing and clock.",
-                keys: [Keys.shortLookSeconds.erased, Keys.blankAfterSeconds.erased, Keys.twentyFourHourClock.erased]),
+                keys: [Keys.shortLookSeconds.erased, Keys.blankAfterSeconds.erased, Keys.twentyFourHourClock.erased, Keys.colorEmoji.erased]),
             ConfigSection(
                 "keys", "Which Linux key codes (cat /proc/bus/input/devices, evtest) are the wearable's four keys.",
                 keys: [Keys.keyUp.erased, Keys.keyDown.erased, Keys.keySelect.erased, Keys.keyBack.erased]),
@@ -365,7 +374,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         link = LinkSettings(values)
         display = DisplaySettings(
             shortLookSeconds: values[Keys.shortLookSeconds], blankAfterSeconds: values[Keys.blankAfterSeconds],
-            twentyFourHourClock: values[Keys.twentyFourHourClock])
+            twentyFourHourClock: values[Keys.twentyFourHourClock], colorEmoji: values[Keys.colorEmoji])
         vibrator = values[Keys.vibrator].nonEmpty
         vibratorLine = values[Keys.vibratorLine] >= 0 ? UInt32(values[Keys.vibratorLine]) : nil
         minimumAlertGapSeconds = values[Keys.minimumAlertGap]
