@@ -255,6 +255,19 @@ for _ in $(seq 100); do grep -q 'string "On my way"' "$run/replied.out" && break
 say "the app heard: NotificationReplied($reply_id, $(grep -o 'string "[^"]*"' "$run/replied.out" | tail -n 1 | cut -d' ' -f2-))"
 home
 
+step "Text in every script: right to left, joined, and colour emoji (HarfBuzz, FriBidi, ICU, Noto)"
+notify-send -a Messages "שלום עולם" "مرحبا بالعالم — נפגשים ב־14:30 בחדר 204"
+await showing "שלום עולם"
+say "notify-send 'שלום עולם' 'مرحبا بالعالم — …' → wearable: $(field screen)"
+press select
+shot 17-right-to-left
+home
+notify-send -a Messages "Party 🎉" "See you there 🇹🇭 🇯🇵 👨‍👩‍👧 👍🏽 ❤️ 😂"
+await showing "Party 🎉"
+press select
+shot 18-colour-emoji
+home
+
 step "What the phone and the wearable hold now"
 phone delivered | sed 's/^/   phone: /'
 say "wearable: $(field notifications) notification(s), $(field alerts) alert(s), link $(field link), $(field queued) queued"

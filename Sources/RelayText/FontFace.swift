@@ -132,9 +132,10 @@ final class FontFace {
         currentSize = 0  // the strike replaced any outline size
         let bitmap = slot.pointee.bitmap
         guard bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue), let buffer = bitmap.buffer, strikes[strike] > 0 else { return nil }
-        let scale = Double(size) / Double(strikes[strike])
+        // Never enlarged: past the strike's size an emoji stays at it.
+        let scale = min(1, Double(size) / Double(strikes[strike]))
         let source = ColorBitmap(width: Int(bitmap.width), height: Int(bitmap.rows), pitch: Int(bitmap.pitch), bgra: buffer)
-        let scaled = source.shrunk(by: min(1, scale))
+        let scaled = source.shrunk(by: scale)
         return GlyphBitmap(
             width: scaled.width, height: scaled.height, left: Int((Double(slot.pointee.bitmap_left) * scale).rounded()),
             top: Int((Double(slot.pointee.bitmap_top) * scale).rounded()), coverage: scaled.alpha, color: scaled.pixels)

@@ -12,9 +12,11 @@ struct GraphemeShape: Hashable {
         let scalars = Array(character.unicodeScalars)
         let regionalIndicators = scalars.filter { (0x1F1E6...0x1F1FF).contains($0.value) }.count
         let visible = scalars.filter { !Self.isIgnorable($0) }
+        // A ZWJ also asks Indic scripts for a half form (Sinhala ශ්‍රී, Devanagari क्‍ष): a sequence
+        // is an emoji one only with a pictograph in it.
         isCompoundEmoji =
             regionalIndicators >= 2
-            || (scalars.contains("\u{200D}") && visible.count > 1)
+            || (scalars.contains("\u{200D}") && visible.count > 1 && scalars.contains(where: { $0.value >= 0x80 && $0.properties.isEmoji }))
             || scalars.contains(where: { (0xE0020...0xE007F).contains($0.value) })  // tag sequences (subdivision flags)
         guard let first = scalars.first, !scalars.contains("\u{FE0E}") else {
             isEmoji = false
@@ -28,8 +30,9 @@ struct GraphemeShape: Hashable {
     }
 
     /// Scalars that select a presentation or join emoji but draw nothing themselves: variation
-    /// selectors, ZWJ/ZWNJ, word joiners, soft hyphens and skin-tone modifiers (a yellow thumb is
-    /// a better fallback than a box). A font need not have them to draw the cluster.
+    /// selectors, ZWJ/ZWNJ, word joiners, soft hyphens, and skin-tone modifiers (a yellow thumb
+    /// is a better fallback than a box: the shaper leaves out a modifier the font lacks). A font
+    /// need not have them to draw the cluster.
     static func isIgnorable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0xFE00...0xFE0F, 0xE0100...0xE01EF: true  // variation selectors
@@ -37,5 +40,10 @@ struct GraphemeShape: Hashable {
         case 0x1F3FB...0x1F3FF: true  // emoji skin-tone modifiers
         default: false
         }
+    }
+
+    /// An emoji skin-tone modifier (U+1F3FB–U+1F3FF).
+    static func isSkinTone(_ scalar: Unicode.Scalar) -> Bool {
+        (0x1F3FB...0x1F3FF).contains(scalar.value)
     }
 }

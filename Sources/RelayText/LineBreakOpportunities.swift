@@ -11,17 +11,19 @@ struct LineBreakOpportunities {
         var allowed = [Bool](repeating: false, count: characters.count)
         // ICU counts in UTF-16 units: the unit each character starts at.
         var units: [UInt16] = []
-        var characterAt: [Int: Int] = [:]
+        var characterAt: [Int] = []  // for each unit, the character starting there, or -1
         for (index, character) in characters.enumerated() {
-            characterAt[units.count] = index
-            units.append(contentsOf: String(character).utf16)
+            let utf16 = String(character).utf16
+            characterAt.append(index)
+            characterAt.append(contentsOf: repeatElement(-1, count: utf16.count - 1))
+            units.append(contentsOf: utf16)
         }
         if !units.isEmpty {
             // At most one boundary per unit, and the end.
             var breaks = [Int32](repeating: 0, count: units.count + 1)
             let count = relay_line_breaks(units, Int32(units.count), &breaks, Int32(breaks.count))
             for boundary in breaks.prefix(max(0, min(Int(count), breaks.count))) {
-                if let index = characterAt[Int(boundary)] { allowed[index] = true }
+                if Int(boundary) < characterAt.count, characterAt[Int(boundary)] >= 0 { allowed[characterAt[Int(boundary)]] = true }
             }
         }
         self.allowed = allowed

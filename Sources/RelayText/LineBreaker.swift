@@ -57,9 +57,9 @@ struct LineBreaker {
     }
 
     /// The longest prefix (whole graphemes) that fits with "…" after it; the text itself when it
-    /// fits as it is.
-    func truncated(maxWidth: Int) -> (count: Int, ellipsis: Bool) {
-        if !characters.contains(where: \.isNewline), width(of: 0..<characters.count, ellipsis: false) <= maxWidth {
+    /// fits as it is and, by `textRemains`, is all of it.
+    func truncated(maxWidth: Int, textRemains: Bool = false) -> (count: Int, ellipsis: Bool) {
+        if !textRemains, !characters.contains(where: \.isNewline), width(of: 0..<characters.count, ellipsis: false) <= maxWidth {
             return (characters.count, false)
         }
         return (ellipsized(from: 0, maxWidth: maxWidth).range.count, true)
@@ -90,7 +90,7 @@ struct LineBreaker {
     }
 
     /// The text from `start` cut at a grapheme so that it and "…" fit; it stops at a newline.
-    private func ellipsized(from start: Int, maxWidth: Int) -> Line {
+    func ellipsized(from start: Int, maxWidth: Int) -> Line {
         var used = 0
         var end = start
         while end < characters.count, !characters[end].isNewline {

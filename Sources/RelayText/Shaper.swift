@@ -13,13 +13,23 @@ struct Shaper {
 
     /// Shapes `characters` as one paragraph's line, its direction as given or from the text.
     func shape(_ characters: ArraySlice<Character>, direction: BidiLevels.Direction, fonts: inout FontChoices) -> ShapedText {
+        // Each character's script and font first: which scalars HarfBuzz is given depends on the font.
+        let scripts = Self.scripts(of: characters)
+        let choices = characters.indices.map { index in
+            fonts.font(for: characters[index], script: scripts[index - characters.startIndex], weight: style.weight, typeface: typeface)
+        }
+
         // Scalars, and for each the character it belongs to: HarfBuzz and FriBidi work on scalars.
         var scalars: [UInt32] = []
         var characterOf: [Int] = []
         var firstScalar: [Int] = []
         for (index, character) in characters.enumerated() {
             firstScalar.append(scalars.count)
+            let face: FontFace? = if case .face(let id) = choices[index] { typeface.face(id: id) } else { nil }
             for scalar in character.unicodeScalars {
+                // A monochrome font cannot tint an emoji: its skin tone is left out, not drawn
+                // as a swatch or a box beside it (a lone one stays: it is all there is to show).
+                if let face, !face.isColor, GraphemeShape.isSkinTone(scalar), character.unicodeScalars.count > 1 { continue }
                 // A tab is a space here: lines are set flush, with no tab stops.
                 scalars.append(scalar == "\t" ? 0x20 : scalar.value)
                 characterOf.append(index)
@@ -30,11 +40,10 @@ struct Shaper {
         guard !characters.isEmpty else { return shaped }
 
         // Runs of characters sharing a level, a script and a font.
-        let scripts = Self.scripts(of: characters)
         var runs: [Run] = []
-        for (index, character) in characters.enumerated() {
+        for index in choices.indices {
             let level = bidi.levels[firstScalar[index]]
-            let font = fonts.font(for: character, script: scripts[index], weight: style.weight, typeface: typeface)
+            let font = choices[index]
             if let last = runs.last, last.level == level, last.script == scripts[index], last.font == font, font != .missingBox {
                 runs[runs.count - 1].characters.append(index)
             } else {
@@ -64,8 +73,9 @@ struct Shaper {
                 hb_buffer_clear_contents(buffer)
                 hb_buffer_add_utf32(buffer, scalars, Int32(scalars.count), UInt32(start), Int32(end - start))
                 hb_buffer_set_direction(buffer, run.level % 2 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-                hb_buffer_set_script(buffer, hb_script_from_string(run.script, -1))
-                hb_buffer_set_language(buffer, hb_language_get_default())
+                hb_buffer_set_script(buffer, run.script)
+                // No language: the same forms whatever the process's locale (HarfBuzz's default
+                // would read LC_CTYPE).
                 typeface.face(id: id).shape(buffer, size: style.size)
                 var count: UInt32 = 0
                 let infos = hb_buffer_get_glyph_infos(buffer, &count)
@@ -95,19 +105,19 @@ struct Shaper {
     private struct Run {
         var characters: [Int]
         let level: UInt8
-        let script: String
+        let script: hb_script_t
         let font: FontChoices.Choice
     }
 
-    /// Each character's script (ISO 15924, `Arab`): that of its first character with a script of
-    /// its own; punctuation, digits and spaces (Common, Inherited) take the script before them,
-    /// or at the start the one after.
-    static func scripts(of characters: ArraySlice<Character>) -> [String] {
+    /// Each character's script: that of its first character with a script of its own;
+    /// punctuation, digits and spaces (Common, Inherited) take the script before them, or at
+    /// the start the one after.
+    static func scripts(of characters: ArraySlice<Character>) -> [hb_script_t] {
         let functions = hb_unicode_funcs_get_default()
-        var own: [String?] = characters.map { character in
+        var own: [hb_script_t?] = characters.map { character in
             for scalar in character.unicodeScalars {
                 let script = hb_unicode_script(functions, scalar.value)
-                if script != HB_SCRIPT_COMMON, script != HB_SCRIPT_INHERITED, script != HB_SCRIPT_UNKNOWN { return tag(script) }
+                if script != HB_SCRIPT_COMMON, script != HB_SCRIPT_INHERITED, script != HB_SCRIPT_UNKNOWN { return script }
             }
             return nil
         }
@@ -115,13 +125,14 @@ struct Shaper {
         for index in own.indices {
             if let script = own[index] { previous = script } else { own[index] = previous }
         }
-        return own.map { $0 ?? "Zyyy" }
+        return own.map { $0 ?? HB_SCRIPT_COMMON }
     }
+}
 
-    private static func tag(_ script: hb_script_t) -> String {
-        let value = script.rawValue
-        return String(decoding: [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) }, as: UTF8.self)
-    }
+/// A script's ISO 15924 code, as `FontChain.scripts` is keyed: `Arab`.
+func scriptTag(_ script: hb_script_t) -> String {
+    let value = script.rawValue
+    return String(decoding: [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) }, as: UTF8.self)
 }
 
 /// Which font draws each grapheme cluster, decided once per cluster, script and weight and
@@ -139,7 +150,7 @@ struct FontChoices {
 
     private struct Key: Hashable {
         let character: Character
-        let script: String
+        let script: UInt32
         let weight: FontWeight
     }
 
@@ -153,15 +164,15 @@ struct FontChoices {
 
     var count: Int { choices.count }
 
-    mutating func font(for character: Character, script: String, weight: FontWeight, typeface: Typeface) -> Choice {
+    mutating func font(for character: Character, script: hb_script_t, weight: FontWeight, typeface: Typeface) -> Choice {
         // A cluster no script needs (a base under thousands of marks, as only a peer sending
         // junk makes) is a missing box at once: resolved and cached, it cost milliseconds to
         // hash on every look-up and stayed in memory for good.
         guard character.unicodeScalars.count <= Self.longestCluster else { return .missingBox }
-        let key = Key(character: character, script: script, weight: weight)
+        let key = Key(character: character, script: script.rawValue, weight: weight)
         if let known = choices[key] { return known }
         if choices.count >= Self.limit { choices.removeAll(keepingCapacity: true) }
-        let choice = Self.choose(character, script: script, weight: weight, typeface: typeface)
+        let choice = Self.choose(character, script: scriptTag(script), weight: weight, typeface: typeface)
         choices[key] = choice
         return choice
     }
@@ -169,7 +180,8 @@ struct FontChoices {
     private static func choose(_ character: Character, script: String, weight: FontWeight, typeface: Typeface) -> Choice {
         if character.isNewline { return .nothing }
         let shape = GraphemeShape(character)
-        let scalars = character.unicodeScalars.filter { !GraphemeShape.isIgnorable($0) }
+        // A tab is drawn as a space, which fonts have (U+0009 they do not).
+        let scalars = character.unicodeScalars.filter { !GraphemeShape.isIgnorable($0) }.map { $0 == "\t" ? " " : $0 }
         if scalars.isEmpty { return .face(id: typeface.primary(weight).id) }
         if shape.isEmoji, let emoji = typeface.emojiFace, scalars.allSatisfy({ emoji.glyphIndex(for: $0) != nil }) {
             return .face(id: emoji.id)

@@ -3,9 +3,9 @@ public import RelayDisplay
 /// Measures, breaks and draws text in every script: shaped by HarfBuzz, ordered by FriBidi,
 /// broken where ICU allows (Docs/ARCHITECTURE.md, "Text").
 ///
-/// Each grapheme cluster's font is chosen once per script and weight, each line shaped once per
-/// style and direction, and each glyph rendered once per size, so drawing the same screen again
-/// costs dictionary look-ups. Not `Sendable`: it owns FreeType and HarfBuzz state and caches,
+/// Each grapheme cluster's font is chosen once per script and weight, each text laid out or cut
+/// to a line once per style and width, each line shaped once per style and direction, and each
+/// glyph rendered once per size, so drawing the same screen again costs dictionary look-ups. Not `Sendable`: it owns FreeType and HarfBuzz state and caches,
 /// and belongs to the one task that renders the screen.
 public final class Typesetter {
     /// The fonts.
@@ -13,13 +13,17 @@ public final class Typesetter {
     private var glyphCache = GlyphCache()
     private var fonts = FontChoices()
     private var shapedLines: [ShapedKey: ShapedText] = [:]
+    private var singleLines: [LayoutKey: TextLine] = [:]
+    private var layouts: [LayoutKey: TextLayout] = [:]
     private var metricsCache: [TextStyle: LineMetrics] = [:]
     /// The most scalars a cluster is drawn from; longer ones are a missing-glyph box.
     public static let longestCluster = FontChoices.longestCluster
     /// Distinct clusters whose font is kept at most: the choices start again when full.
     public static let clusterCacheLimit = FontChoices.limit
-    /// Shaped lines kept at most: they start again when full.
-    public static let shapedLineLimit = 2048
+    /// Shaped lines, and lines cut to a width, kept at most: each starts again when full.
+    public static let shapedLineLimit = 1024
+    /// Laid-out texts kept at most (a screen shows a few): they start again when full.
+    public static let layoutLimit = 64
 
     /// The ellipsis that ends truncated text.
     public static let ellipsis: Character = "…"
@@ -52,11 +56,24 @@ public final class Typesetter {
     /// `maxLines` cuts text off. Each paragraph (between newlines) takes its direction from its
     /// first strong character; its lines carry it, to be aligned and ordered by it.
     public func layout(_ text: String, style: TextStyle, maxWidth: Int, maxLines: Int? = nil) -> TextLayout {
+        let key = LayoutKey(text: text, style: style, maxWidth: maxWidth, maxLines: maxLines)
+        if let known = layouts[key] { return known }
+        if layouts.count >= Self.layoutLimit { layouts.removeAll(keepingCapacity: true) }
+        let layout = makeLayout(text, style: style, maxWidth: max(0, maxWidth), maxLines: maxLines.map { max(0, $0) })
+        layouts[key] = layout
+        return layout
+    }
+
+    private func makeLayout(_ text: String, style: TextStyle, maxWidth: Int, maxLines: Int?) -> TextLayout {
         var characters = Array(text)
-        // A character is at least a pixel wide: no more than this can show (one more says that
-        // text remains), and a 4 KB body cut to 3 lines is not shaped whole.
+        // What a line shows is narrower than this many characters of at least a pixel each, one
+        // more saying that text remains: a 4 KB body cut to 3 lines is not shaped whole. (A
+        // character of no width is rare; should the cut leave text out all the same, the last
+        // line says so with "…".)
+        var wasCut = false
         if let maxLines, characters.count > maxLines * (maxWidth + 1) + 1 {
             characters.removeSubrange((maxLines * (maxWidth + 1) + 1)...)
+            wasCut = true
         }
         var advances = [Int](repeating: 0, count: characters.count)
         var breakable = [Bool](repeating: false, count: characters.count)
@@ -80,12 +97,16 @@ public final class Typesetter {
         var breaker = LineBreaker(characters: characters, advances: advances, breakable: breakable, ellipsisWidth: ellipsisAdvance(style))
         // Each line as it will be drawn (and then is, from the cache).
         breaker.measure = { range, ellipsis in self.shaped(lineText(range, ellipsis: ellipsis), style: style, direction: direction(range)).advance }
-        let lines = breaker.lines(maxWidth: maxWidth * 64, maxLines: maxLines).map { line in
-            TextLine(
-                text: lineText(line.range, ellipsis: line.ellipsis), width: (line.width + 63) >> 6, isTruncated: line.ellipsis,
-                isRightToLeft: direction(line.range) == .rightToLeft)
+        var lines = breaker.lines(maxWidth: maxWidth * 64, maxLines: maxLines)
+        if wasCut, let last = lines.last, !last.ellipsis {
+            lines[lines.count - 1] = breaker.ellipsized(from: last.range.lowerBound, maxWidth: maxWidth * 64)
         }
-        return TextLayout(lines: lines, metrics: metrics(style))
+        return TextLayout(
+            lines: lines.map { line in
+                TextLine(
+                    text: lineText(line.range, ellipsis: line.ellipsis), width: (line.width + 63) >> 6, isTruncated: line.ellipsis,
+                    isRightToLeft: direction(line.range) == .rightToLeft)
+            }, metrics: metrics(style))
     }
 
     /// The text on one line, cut at a grapheme and ended with "…" when it is wider than `maxWidth`.
@@ -96,8 +117,18 @@ public final class Typesetter {
     /// The text as one line: cut at a grapheme and ended with "…" (at its logical end, so on the
     /// left of right-to-left text) when it is wider than `maxWidth`, with its width and direction.
     public func line(_ text: String, style: TextStyle, maxWidth: Int) -> TextLine {
+        let key = LayoutKey(text: text, style: style, maxWidth: maxWidth, maxLines: 1)
+        if let known = singleLines[key] { return known }
+        if singleLines.count >= Self.shapedLineLimit { singleLines.removeAll(keepingCapacity: true) }
+        let line = makeLine(text, style: style, maxWidth: max(0, maxWidth))
+        singleLines[key] = line
+        return line
+    }
+
+    private func makeLine(_ text: String, style: TextStyle, maxWidth: Int) -> TextLine {
         // As in `layout`: no more than this can show.
         let characters = Array(text.prefix(maxWidth + 2))
+        let wasCut = !text.dropFirst(characters.count).isEmpty
         let measured = Shaper(typeface: typeface, style: style).shape(characters[...], direction: .auto, fonts: &fonts)
         let direction: BidiLevels.Direction = measured.isRightToLeft ? .rightToLeft : .leftToRight
         func prefix(_ count: Int, ellipsis: Bool) -> String {
@@ -106,9 +137,7 @@ public final class Typesetter {
         var breaker = LineBreaker(
             characters: characters, advances: measured.advances, breakable: [], ellipsisWidth: ellipsisAdvance(style))
         breaker.measure = { range, ellipsis in self.shaped(prefix(range.upperBound, ellipsis: ellipsis), style: style, direction: direction).advance }
-        let fit = characters.count < text.count && !characters.contains(where: \.isNewline)
-            ? (count: breaker.truncated(maxWidth: maxWidth * 64).count, ellipsis: true)
-            : breaker.truncated(maxWidth: maxWidth * 64)
+        let fit = breaker.truncated(maxWidth: maxWidth * 64, textRemains: wasCut)
         let shown = prefix(fit.count, ellipsis: fit.ellipsis)
         return TextLine(
             text: shown, width: shaped(shown, style: style, direction: direction).width, isTruncated: fit.ellipsis,
@@ -211,6 +240,13 @@ public enum TextAlignment: Hashable, Sendable {
     case center
     /// On the side the line's paragraph ends.
     case trailing
+}
+
+private struct LayoutKey: Hashable {
+    let text: String
+    let style: TextStyle
+    let maxWidth: Int
+    let maxLines: Int?
 }
 
 private struct ShapedKey: Hashable {

@@ -56,6 +56,26 @@ public enum RenderBenchmark {
         lines.append(report("render only (long look, no present)", iterations: iterations) {
             renderer.render(longLook, into: &canvas)
         })
+
+        // The heaviest text: Arabic shaped right to left beside colour emoji, with every script's
+        // fonts (the wearable's chain on a machine with all of them).
+        let scripts = ScreenLayout(geometry: geometry, typesetter: Typesetter(typeface: try Typeface(.everyScript)))
+        let scriptRenderer = ScreenRenderer(layout: scripts)
+        var scriptMachine = UIStateMachine(state: UIState(now: now, link: .connected), configuration: configuration, measurer: scripts)
+        let arabic = NotificationContent(
+            title: "مرحبا بالعالم 🎉", body: "نلتقي في الساعة السابعة عند النافورة 🇹🇭 👨‍👩‍👧 👍🏽 ❤️ 😂. لا تتأخر! الساعة 7:30")
+        _ = scriptMachine.handle(.upsert(WearableNotification(
+            request: NotificationRequest(identifier: "arabic-1", content: arabic), appName: "Messages", date: now), alert: true))
+        _ = scriptMachine.handle(.key(.select))
+        let arabicLook = scriptMachine.screenModel
+        lines.append(report("first frame, Arabic and colour emoji (fonts opened, glyphs rendered)", iterations: 1) {
+            scriptRenderer.render(arabicLook, into: &canvas)
+            framebuffer.presentAll(&canvas)
+        })
+        lines.append(report("full frame, Arabic and colour emoji, every pixel written", iterations: iterations) {
+            scriptRenderer.render(arabicLook, into: &canvas)
+            framebuffer.presentAll(&canvas)
+        })
         return lines.joined(separator: "\n")
     }
 

@@ -71,4 +71,42 @@ import Testing
         let plain = try drawn(monochrome)
         #expect(plain.pixels.allSatisfy(isGrey) && plain.pixels.contains { $0 != 0 }, "Symbola's outline in white")
     }
+
+    /// A ZWJ inside an Indic cluster asks for a half form; it is no emoji sequence, and a tab
+    /// is a space: neither is a missing box.
+    @Test func indicJoinersAndTabsAreText() throws {
+        let setter = try typesetter()
+        let style = TextStyle(size: 16)
+        for text in ["ශ්‍රී ලංකා", "क्‍ष", "a\tb"] {
+            var canvas = Canvas(width: 120, height: 30)
+            setter.draw(text, style: style, x: 2, baseline: 22, color: .white, into: &canvas)
+            #expect(!GraphemeShape(Array(text)[0]).isCompoundEmoji, "\(text)")
+        }
+        #expect(setter.width(of: "a\tb", style: style) == setter.width(of: "a b", style: style))
+    }
+
+    /// On a monochrome panel a thumb with a skin tone is a thumb, not a thumb and a swatch.
+    @Test func aSkinToneAMonochromeFontLacksIsLeftOut() throws {
+        var monochrome = FontChain.everyScript
+        monochrome.emoji = nil
+        let setter = try typesetter(monochrome)
+        let style = TextStyle(size: 20)
+        #expect(setter.width(of: "👍🏽", style: style) == setter.width(of: "👍", style: style))
+    }
+
+    @Test func negativeWidthsAndLineCountsGiveNothingRatherThanATrap() throws {
+        let setter = try typesetter()
+        let style = TextStyle(size: 12)
+        #expect(setter.layout("hello world", style: style, maxWidth: -5, maxLines: 3).lines.count <= 3)
+        #expect(setter.layout("hello world", style: style, maxWidth: 100, maxLines: -1).lines.isEmpty)
+        #expect(setter.line("hello", style: style, maxWidth: -10).text == "…")
+    }
+
+    /// A layout cut short before breaking (many characters of no width) still ends in "…".
+    @Test func textLeftOutByTheCutIsMarked() throws {
+        let setter = try typesetter(.dejaVuSans)
+        let text = "hi" + String(repeating: "\u{200B}", count: 40) + " there"
+        let layout = setter.layout(text, style: TextStyle(size: 12), maxWidth: 20, maxLines: 1)
+        #expect(layout.isTruncated, "\(layout.lines.map(\.text))")
+    }
 }
