@@ -20,8 +20,8 @@ final class FontLibrary {
 
 /// One font file: HarfBuzz shapes with it, FreeType renders its glyphs at any pixel size.
 ///
-/// Both map the file rather than read it (FreeType's stream and HarfBuzz's blob use `mmap`), so a
-/// font costs address space, and memory only for the pages its glyphs touch.
+/// The file is mapped once (HarfBuzz's blob uses `mmap`) and FreeType reads from that mapping,
+/// so a font costs address space, and memory only for the pages its glyphs touch.
 final class FontFace {
     /// The file it was loaded from.
     let path: String
@@ -30,6 +30,8 @@ final class FontFace {
     /// Whether its glyphs are colour bitmaps (Noto Color Emoji's CBDT), scaled to the size asked.
     let isColor: Bool
     private let library: FontLibrary
+    /// The file's mapping, which FreeType's face reads from.
+    private let blob: OpaquePointer?
     private let face: FT_Face
     /// HarfBuzz's font on the same file, positioning in 26.6 pixels at the size last set.
     private let shapingFont: OpaquePointer
@@ -37,27 +39,35 @@ final class FontFace {
     private var shapingSize = 0
 
     init(path: String, id: Int, library: FontLibrary) throws(FontError) {
+        // One mapping of the file for both: HarfBuzz maps it, FreeType reads from that memory.
+        let blob = hb_blob_create_from_file(path)
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length > 0 else {
+            hb_blob_destroy(blob)
+            throw .face(path: path, code: 1)  // FreeType's "cannot open resource"
+        }
         var face: FT_Face?
-        let code = FT_New_Face(library.handle, path, 0, &face)
-        guard code == 0, let face else { throw .face(path: path, code: code) }
+        let code = data.withMemoryRebound(to: UInt8.self, capacity: Int(length)) { bytes in
+            FT_New_Memory_Face(library.handle, bytes, FT_Long(length), 0, &face)
+        }
+        guard code == 0, let face else {
+            hb_blob_destroy(blob)
+            throw .face(path: path, code: code)
+        }
         let flags = face.pointee.face_flags
         let scalable = flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0
         let color = flags & FT_Long(FT_FACE_FLAG_COLOR) != 0 && face.pointee.num_fixed_sizes > 0
-        guard scalable || color else {
+        guard scalable || color, let shapingFace = hb_face_create(blob, 0), let font = hb_font_create(shapingFace) else {
             FT_Done_Face(face)
+            hb_blob_destroy(blob)
             throw .notScalable(path: path)
-        }
-        let blob = hb_blob_create_from_file(path)
-        defer { hb_blob_destroy(blob) }
-        guard hb_blob_get_length(blob) > 0, let shapingFace = hb_face_create(blob, 0), let font = hb_font_create(shapingFace) else {
-            FT_Done_Face(face)
-            throw .face(path: path, code: -1)
         }
         hb_face_destroy(shapingFace)
         self.path = path
         self.id = id
         self.isColor = !scalable
         self.library = library
+        self.blob = blob
         self.face = face
         self.shapingFont = font
     }
@@ -65,6 +75,8 @@ final class FontFace {
     deinit {
         hb_font_destroy(shapingFont)
         FT_Done_Face(face)
+        // FreeType read from the mapping until now.
+        hb_blob_destroy(blob)
     }
 
     /// The family name the font declares (`DejaVu Sans`).

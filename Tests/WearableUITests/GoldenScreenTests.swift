@@ -102,8 +102,9 @@ import WearableUI
         try GoldenImage.check("long-look-huge-body-end", machine)
     }
 
+    /// The app's own suggestions (one with an emoji, in colour: the fonts the bootstrap installs).
     @Test func textReply() throws {
-        var machine = try makeMachine()
+        var machine = try makeMachine(fonts: .everyScript)
         machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
         machine.press(.select, .down, .down, .select, .down)
         try GoldenImage.check("text-reply", machine)
@@ -111,7 +112,7 @@ import WearableUI
 
     /// The app's suggestions, then the user's canned replies and the emoji, scrolled to the last.
     @Test func textReplyWithCannedReplies() throws {
-        var machine = try makeMachine()
+        var machine = try makeMachine(fonts: .everyScript)
         machine.feed(.cannedReplies(["OK", "On my way", "Can't talk now", "Thanks!", "Call you later", "👍", "❤️", "😂", "🙏"]))
         machine.feed(.upsert(delivered(try SeedExamples.newVideoRequest()), alert: true))
         machine.press(.select, .down, .down, .select)
