@@ -174,6 +174,7 @@ public final class Typesetter {
         case .leading: offset = line.isRightToLeft ? width - line.width : 0
         case .center: offset = (width - line.width) / 2
         case .trailing: offset = line.isRightToLeft ? 0 : width - line.width
+        case .right: offset = width - line.width
         }
         let shaped = shaped(line.text, style: style, direction: line.isRightToLeft ? .rightToLeft : .leftToRight)
         draw(shaped, style: style, x: x + offset, baseline: baseline, color: color, into: &canvas)
@@ -240,6 +241,9 @@ public enum TextAlignment: Hashable, Sendable {
     case center
     /// On the side the line's paragraph ends.
     case trailing
+    /// Flush right whichever way the line runs: the start of a screen mirrored for a language
+    /// written right to left, where a Latin line lines up with the Hebrew ones.
+    case right
 }
 
 private struct LayoutKey: Hashable {

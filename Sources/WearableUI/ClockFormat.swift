@@ -2,13 +2,16 @@ import Foundation
 
 /// Times and dates as the screens show them, in the configured zone.
 ///
-/// English names and a fixed pattern, not the machine's locale: what the screen shows must
-/// not depend on where the agent happens to run, or golden pictures would differ.
+/// Names and patterns from the configured language's `ScreenWords`, not the machine's locale:
+/// what the screen shows must not depend on where the agent happens to run, or golden pictures
+/// would differ.
 struct ClockFormat {
     let calendar: Calendar
     let twentyFourHour: Bool
+    let words: ScreenWords
 
     init(_ configuration: UIConfiguration) {
+        words = configuration.words
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = configuration.timeZone
         self.calendar = calendar
@@ -25,20 +28,15 @@ struct ClockFormat {
         return "\(twelve):" + minutes
     }
 
-    /// "AM" or "PM" on a 12-hour clock, nothing on a 24-hour one.
+    /// "AM" or "PM" (in the language) on a 12-hour clock, nothing on a 24-hour one.
     func period(_ date: Date) -> String {
         guard !twentyFourHour else { return "" }
-        return (calendar.component(.hour, from: date)) < 12 ? "AM" : "PM"
+        return (calendar.component(.hour, from: date)) < 12 ? words.am : words.pm
     }
 
-    /// "Mon 7 Jun".
+    /// "Mon 7 Jun", or the language's form of it.
     func date(_ date: Date) -> String {
         let parts = calendar.dateComponents([.weekday, .day, .month], from: date)
-        let weekday = Self.weekdays[((parts.weekday ?? 1) - 1) % 7]
-        let month = Self.months[((parts.month ?? 1) - 1) % 12]
-        return "\(weekday) \(parts.day ?? 1) \(month)"
+        return words.date(weekday: parts.weekday ?? 1, day: parts.day ?? 1, month: parts.month ?? 1)
     }
-
-    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }

@@ -31,6 +31,8 @@ public enum ScreenModel: Hashable, Sendable {
         public var link: LinkState
         /// Whether do not disturb (or quiet hours) is on.
         public var doNotDisturb = false
+        /// The face's words and direction.
+        public var words = ScreenWords(language: "en")
     }
 
     /// The short look's content.
@@ -86,6 +88,8 @@ public enum ScreenModel: Hashable, Sendable {
         public var selection: Int
         /// The current time, "09:41".
         public var time: String
+        /// Whether the list is mirrored for a language written right to left.
+        public var rightToLeft = false
     }
 
     /// One row: a thread (with its count) or a notification.
@@ -110,7 +114,7 @@ extension ScreenModel {
         let summary = PreviewText(state: state, language: configuration.language)
         let idle = IdleFace(
             time: clock.time(state.now), period: clock.period(state.now), date: clock.date(state.now),
-            unread: state.unread.count, link: state.link, doNotDisturb: state.doNotDisturb != nil)
+            unread: state.unread.count, link: state.link, doNotDisturb: state.doNotDisturb != nil, words: configuration.words)
         // A screen about a notification that is gone cannot be reached through the state
         // machine, which drops such screens; a hand-made state shows the watch face instead.
         switch state.screen {
@@ -152,11 +156,15 @@ extension ScreenModel {
                 title: "Controls", choices: state.controlRows.map(\.title), selection: selection, buttonTitle: "change", time: idle.time))
         case .list(let selection):
             let rows = state.groups.map { summary.row(for: $0.notifications, unread: state.unread) }
-            self = .list(NotificationList(title: "Notifications", rows: rows, selection: selection, time: idle.time))
+            self = .list(NotificationList(
+                title: configuration.words.notifications, rows: rows, selection: selection, time: idle.time,
+                rightToLeft: configuration.words.rightToLeft))
         case .thread(let thread, let selection):
             let members = state.groups.first { $0.thread == thread }?.notifications ?? []
             let rows = members.map { summary.row(for: [$0], unread: state.unread) }
-            self = .list(NotificationList(title: rows.first?.title ?? "", rows: rows, selection: selection, time: idle.time))
+            self = .list(NotificationList(
+                title: rows.first?.title ?? "", rows: rows, selection: selection, time: idle.time,
+                rightToLeft: configuration.words.rightToLeft))
         case .pairing(let position):
             self = .pairing(position)
         }

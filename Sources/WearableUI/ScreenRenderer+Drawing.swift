@@ -18,16 +18,18 @@ extension ScreenRenderer {
     /// The height of one line of a style.
     func lineHeight(_ style: TextStyle) -> Int { typesetter.metrics(style).lineHeight }
 
-    /// A header line: `left` in a tint, `right` (a time) in the secondary colour.
-    func header(left: String, tint: Color, right: String, into canvas: inout Canvas) {
+    /// A header line: `left` in a tint, `right` (a time) in the secondary colour; `mirrored`
+    /// swaps their sides for a language written right to left.
+    func header(left: String, tint: Color, right: String, mirrored: Bool = false, into canvas: inout Canvas) {
         let style = metrics.caption
         let top = (metrics.headerHeight - lineHeight(style)) / 2 + metrics.px(2)
         let rightWidth = right.isEmpty ? 0 : typesetter.width(of: right, style: style)
-        line(right, style: style, x: metrics.width - metrics.margin - rightWidth, top: top, maxWidth: rightWidth,
-             color: theme.secondary, into: &canvas)
         let gap = right.isEmpty ? 0 : metrics.px(8)
-        line(left, style: TextStyle(size: style.size, weight: .bold), x: metrics.margin, top: top,
-             maxWidth: metrics.contentWidth - rightWidth - gap, color: tint, into: &canvas)
+        let titleWidth = metrics.contentWidth - rightWidth - gap
+        line(right, style: style, x: mirrored ? metrics.margin : metrics.width - metrics.margin - rightWidth, top: top,
+             maxWidth: rightWidth, color: theme.secondary, into: &canvas)
+        line(left, style: TextStyle(size: style.size, weight: .bold), x: mirrored ? metrics.margin + rightWidth + gap : metrics.margin,
+             top: top, maxWidth: titleWidth, alignment: mirrored ? .right : .leading, color: tint, into: &canvas)
     }
 
     /// A full-width button; the focused one is filled with the focus colour.
@@ -53,20 +55,22 @@ extension ScreenRenderer {
                                radius: track.width / 2, color: theme.secondary)
     }
 
-    /// A rounded badge with a number, right-aligned at `right`; returns its width.
-    @discardableResult
-    func countBadge(_ count: Int, right: Int, centerY: Int, into canvas: inout Canvas) -> Int {
-        let style = TextStyle(size: metrics.px(14), weight: .bold)
-        let text = String(count)
-        let textWidth = typesetter.width(of: text, style: style)
-        let height = metrics.px(20)
-        let width = max(height, textWidth + metrics.px(12))
-        let frame = Rect(x: right - width, y: centerY - height / 2, width: width, height: height)
-        canvas.fillRoundedRect(frame, radius: height / 2, color: theme.secondary)
-        line(text, style: style, x: frame.x, top: frame.y + (height - lineHeight(style)) / 2, maxWidth: width,
-             alignment: .center, color: theme.background, into: &canvas)
-        return width
+    /// The width of `countBadge`'s badge for a number.
+    func countBadgeWidth(_ count: Int) -> Int {
+        max(metrics.px(20), typesetter.width(of: String(count), style: countBadgeStyle) + metrics.px(12))
     }
+
+    /// A rounded badge with a number, its left edge at `x`.
+    func countBadge(_ count: Int, x: Int, centerY: Int, into canvas: inout Canvas) {
+        let height = metrics.px(20)
+        let width = countBadgeWidth(count)
+        let frame = Rect(x: x, y: centerY - height / 2, width: width, height: height)
+        canvas.fillRoundedRect(frame, radius: height / 2, color: theme.secondary)
+        line(String(count), style: countBadgeStyle, x: frame.x, top: frame.y + (height - lineHeight(countBadgeStyle)) / 2,
+             maxWidth: width, alignment: .center, color: theme.background, into: &canvas)
+    }
+
+    private var countBadgeStyle: TextStyle { TextStyle(size: metrics.px(14), weight: .bold) }
 
     /// The first visible pixel of a list whose `selected` row (of `count`, each `pitch` tall)
     /// should be in view: centred where possible, as a crown-scrolled list keeps it.

@@ -5,8 +5,13 @@ public struct UIConfiguration: Hashable, Sendable {
     /// The zone the clock and delivery times are shown in; passed in, never read from the
     /// machine, so tests and a wearable abroad behave alike.
     public var timeZone: TimeZone
-    /// The language tag whose plural rules the hidden-preview placeholders use.
-    public var language: String
+    /// The language tag whose plural rules the hidden-preview placeholders use, and whose
+    /// words and direction the screens take (`ScreenWords`).
+    public var language: String {
+        didSet { words = ScreenWords(language: language) }
+    }
+    /// The screens' own words in `language`.
+    public private(set) var words: ScreenWords
     /// How long a short look stays before the screen returns to what it showed.
     public var shortLookDuration: TimeInterval
     /// A 24-hour clock ("21:41") rather than a 12-hour one ("9:41").
@@ -22,6 +27,7 @@ public struct UIConfiguration: Hashable, Sendable {
     ) {
         self.timeZone = timeZone
         self.language = language
+        words = ScreenWords(language: language)
         self.shortLookDuration = shortLookDuration
         self.twentyFourHourClock = twentyFourHourClock
         self.blankAfter = blankAfter

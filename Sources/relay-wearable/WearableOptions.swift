@@ -54,7 +54,7 @@ struct WearableOptions: ParsableArguments {
     @Option(name: .customLong("time-zone"), help: "Time zone of the watch face (IANA name); default: the system's.")
     var timeZone: String?
 
-    @Option(help: "The language of the screens' plural rules (en, pt-BR); default: from LC_ALL, LC_MESSAGES or LANG.")
+    @Option(help: "The language of the screens' words, direction and plural rules (en, he, ar); default: from LC_ALL, LC_MESSAGES or LANG.")
     var language: String?
 
     @Option(help: "The Bluetooth adapter with --transport rfcomm: hci0 or its address; default: the first.")

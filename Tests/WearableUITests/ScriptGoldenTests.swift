@@ -55,3 +55,42 @@ import WearableUI
         try GoldenImage.check("script-rtl-list", machine)
     }
 }
+
+/// The screens in a language written right to left: their own words in it, and mirrored — the
+/// link dot, the list rows' app edge, counts and unread dots, and the header change sides.
+@Suite struct RightToLeftLocaleGoldenTests {
+    private func seed(_ machine: inout UIStateMachine) {
+        let thread = (1...3).map { index in
+            NotificationRequest(
+                identifier: "dana-\(index)",
+                content: NotificationContent(title: "דנה", body: ["מגיעה בעוד עשר דקות", "איפה אתם?", "אני בדרך"][index - 1], threadIdentifier: "dana"))
+        }
+        machine.handle(thread.enumerated().map { .upsert(delivered($1, app: "Messages", minutesAgo: Double(9 - $0)), alert: false) } + [
+            .upsert(delivered(NotificationRequest(
+                identifier: "mail-1", content: NotificationContent(title: "Invoice 2041", body: "Your order has shipped")),
+                app: "Mail", minutesAgo: 30), alert: false),
+            .upsert(delivered(NotificationRequest(
+                identifier: "news-1", content: NotificationContent(title: "مرحبا بالعالم", body: "نلتقي في الساعة السابعة")),
+                app: "News", minutesAgo: 45), alert: false),
+        ])
+    }
+
+    /// Hebrew on a 12-hour clock: the period left of the time, the date in Hebrew.
+    @Test func hebrewWatchFaceAndList() throws {
+        var machine = try makeMachine(fonts: .everyScript, language: "he_IL.UTF-8", twentyFourHourClock: false)
+        seed(&machine)
+        try GoldenImage.check("rtl-hebrew-idle", machine)
+        machine.press(.select)
+        try GoldenImage.check("rtl-hebrew-list", machine)
+    }
+
+    /// Arabic out of range with do not disturb on.
+    @Test func arabicWatchFaceAndList() throws {
+        var machine = try makeMachine(fonts: .everyScript, language: "ar")
+        seed(&machine)
+        machine.handle([.link(.outOfRange), .alertPolicy(AlertPolicy(doNotDisturb: DoNotDisturb(source: .manual)))])
+        try GoldenImage.check("rtl-arabic-idle", machine)
+        machine.press(.select)
+        try GoldenImage.check("rtl-arabic-list", machine)
+    }
+}

@@ -32,7 +32,7 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
     public var inputNames: [String]
     /// The watch face's IANA time zone, or `nil` for the system's.
     public var timeZone: String?
-    /// The language tag for plural rules, or `nil` for the environment's.
+    /// The language tag of the screens' words, direction and plural rules, or `nil` for the environment's.
     public var language: String?
     /// Heartbeats and reconnection.
     public var link: LinkSettings
@@ -171,7 +171,8 @@ public struct WearableConfiguration: AgentConfiguration, Hashable {
         /// `language`.
         public static let language: ConfigKey<String> = .string(
             "language", .languageTag, flag: "--language",
-            "The language of plural rules on the screens. Empty: from LC_ALL, LC_MESSAGES or LANG.")
+            "The language of the screens: their words (English, Hebrew, Arabic; English for others), mirrored "
+                + "for one written right to left, and plural rules. Empty: from LC_ALL, LC_MESSAGES or LANG.")
         /// `display.short_look_seconds`.
         public static let shortLookSeconds: ConfigKey<Int> = .integer(
             "display.short_look_seconds", default: 8, range: 1...60, unit: "seconds",

@@ -16,12 +16,14 @@ func pacificTime() throws -> TimeZone {
 /// A state machine for a panel, with the seed categories, the DejaVu fonts the bootstrap
 /// guarantees (so pictures are the same on every machine) and the link up.
 func makeMachine(
-    width: Int = 240, height: Int = 240, previewsHidden: Bool = false, blankAfter: TimeInterval? = nil, fonts: FontChain = .dejaVuSans
+    width: Int = 240, height: Int = 240, previewsHidden: Bool = false, blankAfter: TimeInterval? = nil, fonts: FontChain = .dejaVuSans,
+    language: String = "en", twentyFourHourClock: Bool = true
 ) throws -> UIStateMachine {
     let typesetter = Typesetter(typeface: try Typeface(fonts))
     let layout = ScreenLayout(width: width, height: height, typesetter: typesetter)
     let state = UIState(now: referenceNow, link: .connected, categories: SeedExamples.categories, previewsHidden: previewsHidden)
-    return UIStateMachine(state: state, configuration: UIConfiguration(timeZone: try pacificTime(), blankAfter: blankAfter), measurer: layout)
+    return UIStateMachine(state: state, configuration: UIConfiguration(
+        timeZone: try pacificTime(), language: language, twentyFourHourClock: twentyFourHourClock, blankAfter: blankAfter), measurer: layout)
 }
 
 /// A seed request as delivered `minutesAgo` minutes before the reference time.
