@@ -138,6 +138,9 @@ public final class EvdevReader {
     /// Whether every source has reached its end (a pipe's writer closed it, a device went away).
     public var isAtEnd: Bool { sources.allSatisfy { !$0.open } }
 
+    /// Whether a device went away (or is not there yet) that ``reopenLost()`` looks for.
+    public var isMissingDevices: Bool { sources.contains { !$0.open && $0.locator != nil } }
+
     /// What went away or came back since the last call, for the log.
     public private(set) var changes: [DeviceChange] = []
 

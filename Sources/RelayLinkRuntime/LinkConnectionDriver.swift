@@ -111,23 +111,25 @@ public struct LinkConnectionDriver: Sendable {
                     sink.yield(.endOfStream)
                 }
             }
-            group.addTask { [timeouts, clock] in
-                // Ticks drive heartbeats and the handshake's and the session's deadlines.
-                while true {
-                    try await clock.sleep(until: clock.now + timeouts.tick)
-                    sink.yield(.tick)
-                    // The loop sees no tick while a write of its waits: that one is watched here.
-                    guard writes.isWriting else { continue }
-                    let waiting = await writer.waitingBytes()
-                    if writes.givesUp(after: timeouts.writeStall, waiting: waiting, now: clock.now) { writer.abort() }
+            // Rung at the session's next deadline, and a tick apart while a write waits, since
+            // the loop sees nothing while a write of its waits: that one is watched here.
+            let alarm = LinkAlarm(clock: clock) { [timeouts, clock] in
+                sink.yield(.tick)
+                guard writes.isWriting else { return nil }
+                let waiting = await writer.waitingBytes()
+                if writes.givesUp(after: timeouts.writeStall, waiting: waiting, now: clock.now) {
+                    writer.abort()
+                    return nil
                 }
+                return clock.now + timeouts.tick
             }
+            defer { alarm.stop() }
             group.addTask {
                 for await command in commands { sink.yield(.command(command)) }
             }
             var loop = LinkEventLoop(
                 driver: self, writer: writer, events: events.makeAsyncIterator(), sink: sink, credits: credits, writes: writes,
-                logger: logger)
+                alarm: alarm, logger: logger)
             var outcome: Outcome
             do {
                 outcome = try await loop.run()

@@ -14,6 +14,8 @@ struct LinkEventLoop {
     let credits: ReadCredits
     /// Shows the heartbeat a write that waits.
     let writes: WriteWatch
+    /// Rings (a `.tick`) when the handshake's or the session's next deadline comes.
+    let alarm: LinkAlarm
     let logger: Logger
     /// The last event taken was a batch of frames, whose credit is still out.
     var holdsFrames = false
@@ -26,6 +28,7 @@ struct LinkEventLoop {
         }
         let clock = driver.clock
         let started = clock.now
+        alarm.arm(at: started + driver.timeouts.handshake)
         try await write(Self.frames(handshake.start()))
         var early: [LinkConnectionDriver.Command] = []
         var leftovers: [Data] = []
@@ -50,6 +53,7 @@ struct LinkEventLoop {
                 // A peer that stops in the middle of the handshake is as dead as a silent session.
                 let waited = clock.now - started
                 if waited >= driver.timeouts.handshake { return .failed(.peerSilent(seconds: Self.seconds(waited))) }
+                alarm.arm(at: started + driver.timeouts.handshake)
             case .chunkWritten: continue
             }
         }
@@ -85,17 +89,26 @@ struct LinkEventLoop {
             if let outcome = try await handle(.command(command), session: &session, state: &state) { return outcome }
         }
         if let outcome = try await handle(.frames(leftovers), session: &session, state: &state) { return outcome }
-        while let event = await nextEvent() {
+        while true {
+            if let deadline = session.nextDeadline { alarm.arm(at: deadline) }
+            guard let event = await nextEvent() else { return .closed }
             if let outcome = try await handle(event, session: &session, state: &state) { return outcome }
         }
-        return .closed
     }
 
     /// Writes frames. While a write waits (the peer is not reading), the reader reads on
     /// without bound: a peer that waits for its own write to us to go through before it reads
     /// would otherwise wait for ever on us, and we on it.
     private func write(_ frames: [Data]) async throws {
-        try await credits.unboundedWhile { try await writes.timing(from: driver.clock.now) { try await writer.write(frames) } }
+        let start = driver.clock.now
+        try await credits.unboundedWhile {
+            try await writes.timing(from: start) {
+                // Looked at once it could have stalled, whatever the session's deadline; armed once
+                // the write shows as under way, so the alarm cannot find it not begun yet.
+                alarm.arm(at: start + driver.timeouts.writeStall)
+                try await writer.write(frames)
+            }
+        }
     }
 
     /// The next event. Taking it means the one before is handled: a batch of frames gives its

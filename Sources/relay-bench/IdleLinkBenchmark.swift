@@ -15,7 +15,9 @@ struct IdleLinkBenchmark: AsyncParsableCommand {
             counted and scaled to an hour. A Unix socket (like TCP) reports no lost link, so the \
             agents keep the fast heartbeat here (a ping after 5 s of quiet); the budget of 60 \
             frames an hour each way is RFCOMM's, where the baseband supervises the link, and the \
-            Bluetooth rig measures it there (RELAY_BT_IDLE_SECONDS, Docs/BLUETOOTH.md).
+            Bluetooth rig measures it there (RELAY_BT_IDLE_SECONDS, Docs/BLUETOOTH.md). Over the \
+            same window, each agent's wake-ups (context switches of all its threads, by thread \
+            name) and CPU time are counted and scaled to a minute.
             """)
 
     @Option(help: "Seconds of idle link counted (scaled to an hour).")
@@ -36,16 +38,19 @@ struct IdleLinkBenchmark: AsyncParsableCommand {
     }
 
     private func run(in work: String) async throws {
-        let (sent, stayed) = try await withPrivateBus { bus in
+        let (sent, stayed, idle) = try await withPrivateBus { bus in
             try await LoopbackAgents.runningThroughSwitch(in: work, bus: bus) { agents, _, linkSwitch in
                 _ = try await agents.pairedAndLocked(connections: 0, on: bus)
                 try await Task.sleep(for: .seconds(settle))
                 let (before, connections) = (linkSwitch.frames, linkSwitch.forwarded)
+                let agentsBefore = try AgentIdleness(phone: agents.phone.pid, wearable: agents.wearable.pid)
+                // This wait is the measurement: the agents are left alone for this long.
                 try await Task.sleep(for: .seconds(seconds))
+                let idle = try agentsBefore.since(phone: agents.phone.pid, wearable: agents.wearable.pid)
                 let after = linkSwitch.frames
                 let link = try await agents.phoneStatus("link")
                 let stayed = linkSwitch.forwarded == connections && link == "connected"
-                return ((after.toWearable - before.toWearable, after.toPhone - before.toPhone), stayed)
+                return ((after.toWearable - before.toWearable, after.toPhone - before.toPhone), stayed, idle)
             }
         }
         guard stayed else {
@@ -60,5 +65,6 @@ struct IdleLinkBenchmark: AsyncParsableCommand {
         FigureLog.record(
             "idle-link", "frames in an idle hour over a Unix socket, phone → wearable / wearable → phone (\(seconds) s scaled up)",
             "\(perHour.phone) / \(perHour.wearable)", target: "none here (fast heartbeat; RFCOMM: ≤ 60 each way, in the rig)")
+        idle.report(seconds: seconds)
     }
 }

@@ -7,13 +7,22 @@ import RelayStore
 /// Sweeps the attachment store of files no delivered notification or pending request refers to
 /// any more, when `AttachmentSweepPolicy` says (start-up does it at once, RelayPhone.swift).
 enum AttachmentSweeper {
-    /// How often the policy is asked: the count of new files is looked at this often.
+    /// How often the policy is asked while files are being written: a flood is noticed
+    /// within this long of its 200th file.
     static let look: Duration = .seconds(10)
+    /// How often it is asked while no file was written since the last look: an idle phone wakes
+    /// for it a dozen times an hour, not six times a minute (issue #33), and a flood that starts
+    /// meanwhile is noticed this long after at most, long before it could fill a disk.
+    static let quietLook: Duration = .seconds(300)
 
     /// Sweeps as the policy says until the task is cancelled.
     static func run(server: NotificationServer, store: AttachmentStore, log: AgentLogSink) async {
         var policy = AttachmentSweepPolicy(now: .now, written: store.filesWritten)
-        while (try? await Task.sleep(for: look)) != nil {
+        var seen = store.filesWritten
+        var quiet = true
+        while (try? await Task.sleep(for: quiet ? quietLook : look)) != nil {
+            let written = store.filesWritten
+            (quiet, seen) = (written == seen, written)
             guard let spare = policy.sweep(now: .now, written: store.filesWritten) else { continue }
             let inUse = server.coordinator.read { centre in
                 centre.list.flatMap(\.content.attachments) + centre.apps.pending.list().flatMap(\.request.content.attachments)

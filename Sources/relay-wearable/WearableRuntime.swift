@@ -182,14 +182,16 @@ final class WearableRuntime {
             let keys = input?.descriptors ?? []
             let descriptors = [stop.descriptor, listener.descriptor, mailbox.wakeDescriptor] + keys
             var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            try SystemError.retrying("poll") { poll(&polled, nfds_t(polled.count), Self.millisecondsToNextSecond()) }
+            let timeout = pollTimeout()
+            try SystemError.retrying("poll") { poll(&polled, nfds_t(polled.count), timeout) }
             if polled[0].revents != 0 {
                 log("relay-wearable: stopping on signal")
                 return
             }
             // The time first: what follows (a key, the link's events) happens now, not at the
-            // previous tick. Once a second at least, the state machine decides whether the face
-            // changed (each minute) and whether the panel has been idle long enough to blank.
+            // previous tick. At its deadlines at least, the state machine decides whether the face
+            // changed (each minute), the short look ended and the panel has been idle long enough
+            // to blank.
             apply(.tick(now: clock.now(), uptime: ContinuousClock.now - started))
             if polled[1].revents != 0, let outcome = listener.serveOne(timeoutMilliseconds: 0, answer) {
                 log(outcome.description, level: outcome.logLevel)
@@ -356,9 +358,15 @@ final class WearableRuntime {
         return capabilities
     }
 
-    private static func millisecondsToNextSecond() -> Int32 {
-        let fraction = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1)
-        return Int32(max(1, (1 - fraction) * 1000))
+    /// How long the screen loop sleeps when nothing arrives: until the state machine's next
+    /// deadline (the face's next minute, the short look's end, the panel's blanking), a second
+    /// at most while a key device is missing and looked for, for ever when there is neither
+    /// (a blanked panel with nothing on a timer: issue #33).
+    private func pollTimeout() -> Int32 {
+        var wait = machine.deadlines.wait(now: clock.now(), uptime: ContinuousClock.now - started)
+        if input?.isMissingDevices == true { wait = min(wait ?? .seconds(1), .seconds(1)) }
+        guard let wait else { return -1 }
+        return Int32(clamping: Int64((wait / .milliseconds(1)).rounded(.up)))
     }
 
     /// The agent's log.

@@ -53,6 +53,17 @@ public struct LivenessMonitor: Sendable {
         }
     }
 
+    /// The instant from which `tick` has something to do (a ping, or the link declared dead),
+    /// given what has been heard so far: a connection's timer sleeps until then instead of
+    /// ticking. Hearing the peer moves it later; it moves earlier only when `idle` ends.
+    public func nextDeadline(idle: Bool = false) -> ContinuousClock.Instant {
+        let interval = idle ? idleInterval : interval
+        let dead = lastHeard + interval + (timeout - self.interval)
+        var ping = lastHeard + interval
+        if let outstandingPing { ping = max(ping, outstandingPing.sentAt + self.interval) }
+        return min(ping, dead)
+    }
+
     /// Time passed: ping, declare the link dead, or nothing. `idle`: nothing of this side waits
     /// for the peer's acknowledgement, so the idle interval applies.
     public mutating func tick(at now: ContinuousClock.Instant, idle: Bool = false) -> Step? {

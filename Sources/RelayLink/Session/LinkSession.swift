@@ -333,6 +333,11 @@ public struct LinkSession: ~Copyable {
 
     // MARK: Time
 
+    /// The instant from which `tick` has something to do; `nil` once the session is closed.
+    public var nextDeadline: ContinuousClock.Instant? {
+        closed ? nil : liveness.nextDeadline(idle: logs.outbound.pending.isEmpty)
+    }
+
     /// Time passed: heartbeats and dead-link detection.
     public mutating func tick(at now: ContinuousClock.Instant) -> [Action] {
         guard !closed else { return [] }
