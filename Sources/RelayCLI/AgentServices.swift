@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import RelaySystem
 public import Logging
 public import ServiceLifecycle
 
@@ -62,8 +63,10 @@ public enum AgentServices {
             try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
                 // A thread, not a task: the loop blocks in `poll`, which must not hold one of
                 // the few threads Swift's tasks run on.
-                let thread = Thread { done.resume(with: Result { try loop() }) }
-                thread.name = name
+                let thread = Thread {
+                    ThreadName.setCurrent(name)
+                    done.resume(with: Result { try loop() })
+                }
                 thread.start()
             }
         } onCancelOrGracefulShutdown: {

@@ -117,7 +117,7 @@ enum LoopThread {
             { argument in
                 guard let argument else { return nil }
                 let entry = Unmanaged<Entry>.fromOpaque(argument).takeRetainedValue()
-                relay_dbus_name_current_thread("relay-dbus")
+                ThreadName.setCurrent("relay-dbus")
                 entry.body()
                 return nil
             }, entry)

@@ -56,8 +56,10 @@ public final class GroupCommitter: Sendable {
     /// Starts the committer's thread.
     public init(database: RelayDatabase, name: String) {
         self.database = database
-        let thread = Thread { [self] in run() }
-        thread.name = name
+        let thread = Thread { [self] in
+            ThreadName.setCurrent(name)
+            run()
+        }
         thread.start()
     }
 

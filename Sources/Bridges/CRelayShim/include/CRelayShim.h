@@ -74,4 +74,5 @@ enum {
 #include "relay_hci_shim.h"
 #include "relay_jpeg_shim.h"
 #include "relay_icu_shim.h"
+#include "relay_thread_shim.h"
 #endif

@@ -6,7 +6,4 @@
 /// A non-blocking, close-on-exec eventfd(2) with a zero counter, or -1 with errno set.
 int relay_dbus_eventfd(void);
 
-/// Names the calling thread (truncated to 15 bytes), so that debuggers and `top -H` show it.
-void relay_dbus_name_current_thread(const char *name);
-
 #endif
