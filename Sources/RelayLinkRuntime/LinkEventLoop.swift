@@ -101,11 +101,14 @@ struct LinkEventLoop {
     /// would otherwise wait for ever on us, and we on it.
     private func write(_ frames: [Data]) async throws {
         let start = driver.clock.now
+        // A write into a full channel waits for the socket: it is looked at a tick apart from
+        // the start, so that the bytes it sees drain are known before its limit. One taken at
+        // once is looked at when it could have stalled, should it wait after all.
+        let firstLook = start + (writer.isWritable ? driver.timeouts.writeStall : driver.timeouts.tick)
         try await credits.unboundedWhile {
             try await writes.timing(from: start) {
-                // Looked at once it could have stalled, whatever the session's deadline; armed once
-                // the write shows as under way, so the alarm cannot find it not begun yet.
-                alarm.arm(at: start + driver.timeouts.writeStall)
+                // Armed once the write shows as under way, so the alarm cannot find it not begun.
+                alarm.arm(at: firstLook)
                 try await writer.write(frames)
             }
         }

@@ -23,6 +23,7 @@ final class WriteWatch: Sendable {
         state.withLock { state in
             state.since = start
             state.moved = nil
+            state.lastWaiting = nil
         }
         defer { state.withLock { $0.since = nil } }
         return try await body()
@@ -38,7 +39,11 @@ final class WriteWatch: Sendable {
         state.withLock { state in
             defer { state.lastWaiting = waiting }
             guard let waiting, let since = state.since, state.gaveUp == nil else { return false }
-            if let last = state.lastWaiting, waiting < last { state.moved = now }
+            // A write's first look is where its count starts: whether bytes went before it is not
+            // known, so it gives no verdict (the alarm looks first a tick after a write into a
+            // full channel begins; late only for one that waits unexpectedly).
+            guard let last = state.lastWaiting else { return false }
+            if waiting < last { state.moved = now }
             let stillSince = max(since, state.moved ?? since)
             guard now - stillSince > limit else { return false }
             state.gaveUp = now - stillSince

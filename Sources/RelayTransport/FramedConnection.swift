@@ -116,6 +116,10 @@ public struct FrameWriter: Sendable {
         channel.close(mode: .all, promise: nil)
     }
 
+    /// Whether a write now is taken at once: `false` while the bytes already waiting for the
+    /// socket are over the channel's high-water mark, when a write waits for them to drain.
+    public var isWritable: Bool { channel.isWritable }
+
     /// The bytes written but not yet taken by the socket; `nil` if the channel cannot say.
     public func waitingBytes() async -> Int? {
         try? await channel.getOption(.bufferedWritableBytes).get()

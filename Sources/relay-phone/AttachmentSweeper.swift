@@ -11,9 +11,9 @@ enum AttachmentSweeper {
     /// within this long of its 200th file.
     static let look: Duration = .seconds(10)
     /// How often it is asked while no file was written since the last look: an idle phone wakes
-    /// for it a dozen times an hour, not six times a minute (issue #33), and a flood that starts
-    /// meanwhile is noticed this long after at most, long before it could fill a disk.
-    static let quietLook: Duration = .seconds(300)
+    /// for it once a minute, not six times (issue #33), and a flood that starts meanwhile is
+    /// looked at within a minute, then every 10 s.
+    static let quietLook: Duration = .seconds(60)
 
     /// Sweeps as the policy says until the task is cancelled.
     static func run(server: NotificationServer, store: AttachmentStore, log: AgentLogSink) async {

@@ -53,6 +53,7 @@ enum ControlThread {
             return
         }
         Thread.detachNewThread {
+            ThreadName.setCurrent("control-request")
             let outcome = listener.serve(accepted: connection, handle)
             log(outcome.description, level: outcome.logLevel)
             workers.withLock { $0 -= 1 }

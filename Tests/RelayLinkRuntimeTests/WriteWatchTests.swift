@@ -52,4 +52,31 @@ import Testing
         #expect(!watch.givesUp(after: .seconds(1), waiting: 0, now: start + .seconds(120)))
         #expect(watch.gaveUp == nil)
     }
+
+    /// The alarm may first look at a write late (one that was expected to be taken at once):
+    /// that look is where the write's count starts, not a verdict on bytes it did not see.
+    @Test func aWritesFirstLookIsWhereItsCountStarts() async {
+        let watch = WriteWatch()
+        let start = ContinuousClock.now
+        await Self.duringAWrite(watch, from: start) {
+            #expect(!watch.givesUp(after: .seconds(2), waiting: 40_000, now: start + .seconds(15)), "no verdict at the first look")
+            #expect(watch.givesUp(after: .seconds(2), waiting: 40_000, now: start + .seconds(16)), "nothing moved since, and past the limit")
+        }
+    }
+
+    /// A write's count is its own: what the write before it left waiting is no baseline.
+    @Test func theWriteBeforeLeavesNoCountBehind() async {
+        let watch = WriteWatch()
+        let first = ContinuousClock.now
+        await Self.duringAWrite(watch, from: first) {
+            #expect(!watch.givesUp(after: .seconds(2), waiting: 10, now: first + .seconds(1)))
+        }
+        let second = first + .seconds(5)
+        await Self.duringAWrite(watch, from: second) {
+            // Compared with the first write's 10 bytes this would look like no movement at all.
+            #expect(!watch.givesUp(after: .seconds(2), waiting: 40_000, now: second + .seconds(3)))
+            #expect(!watch.givesUp(after: .seconds(2), waiting: 30_000, now: second + .seconds(4)), "moved")
+            #expect(watch.givesUp(after: .seconds(2), waiting: 30_000, now: second + .milliseconds(6_100)))
+        }
+    }
 }
