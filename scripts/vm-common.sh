@@ -19,13 +19,31 @@ kernel=$(ls /boot/vmlinuz-6.12*-amd64 2>/dev/null | sort -V | tail -n 1)
 preload=$(pwd)/.build-vm/epoll-one-event.so
 cc -shared -fPIC -O2 -Wall -o "$preload" scripts/bluetooth-vm/epoll-one-event.c -ldl
 
+# How long a KVM guest may take to reach its script before KVM is taken not to work (it boots in
+# seconds; TCG, the fallback, in minutes).
+vm_start_limit=180
+
 vm_boot() {  # LIMIT STARTED LOG vng-options…
     local limit=$1 started=$2 console=$3 status=0
     shift 3
     vm_accel=kvm
     if [ -w /dev/kvm ]; then
-        timeout --kill-after=10 "$limit" "$venv/bin/vng" --run "$kernel" "$@" >>"$console" 2>&1 || status=$?
-        # KVM that cannot run this CPU's guests fails before the guest script starts.
+        # A KVM that cannot run this CPU's guests fails before the guest script starts: qemu
+        # exits, or stops the guest with "KVM internal error" and waits for ever. Either way
+        # STARTED never appears; the VM runs in a process group of its own, so it can be ended.
+        setsid timeout --kill-after=10 "$limit" "$venv/bin/vng" --run "$kernel" "$@" >>"$console" 2>&1 &
+        local vm=$! waited=0
+        while kill -0 "$vm" 2>/dev/null && [ ! -e "$started" ]; do
+            if grep -q "KVM internal error" "$console" || [ "$waited" -ge "$vm_start_limit" ]; then
+                kill -TERM -- "-$vm" 2>/dev/null || true
+                sleep 2
+                kill -KILL -- "-$vm" 2>/dev/null || true
+                break
+            fi
+            sleep 1
+            waited=$((waited + 1))
+        done
+        wait "$vm" || status=$?
         if [ ! -e "$started" ]; then
             echo "vm: KVM did not start the VM (see $console); falling back to TCG"
             vm_accel=tcg
